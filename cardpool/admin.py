@@ -1,0 +1,142 @@
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from .models import Card, CardSet, Game, ImportJob, Printing
+from .services import create_import_job
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "game", "release_order", "release_date", "is_beta"]
+    list_filter = ["game", "is_beta"]
+    search_fields = ["name", "code"]
+    list_select_related = ["game"]
+
+
+class PrintingInline(admin.TabularInline):
+    model = Printing
+    extra = 0
+    autocomplete_fields = ["set"]
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "card_type", "element", "cost", "ap", "dp", "unlimited"]
+    list_filter = ["game", "card_type", "element", "unlimited"]
+    search_fields = ["name", "search_key"]
+    list_select_related = ["game"]
+    inlines = [PrintingInline]
+
+    def get_search_results(self, request, queryset, search_term):
+        # Match the public search: width- and case-folded, spaces ignored.
+        from .names import search_key
+
+        return super().get_search_results(request, queryset, search_key(search_term))
+
+
+class ImportUploadForm(forms.Form):
+    game = forms.ModelChoiceField(label=_("Game"), queryset=Game.objects.all())
+    file = forms.FileField(
+        label=_("Card file"),
+        help_text=_(
+            "CSV with a header row (name, set, card_type required; number, rarity, cost, gender,"
+            " ap, dp, text, unlimited, element, notes optional) or JSON Lines with the same keys."
+        ),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is larger than 20 MB."))
+        return upload
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    list_display = ["filename", "game", "status", "total_rows", "created_by", "created_at"]
+    list_filter = ["status", "game"]
+    list_select_related = ["game", "created_by"]
+    exclude = ["content"]
+    readonly_fields = [
+        "game",
+        "filename",
+        "status",
+        "total_rows",
+        "processed_rows",
+        "report",
+        "created_by",
+        "created_at",
+        "finished_at",
+    ]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # an import is a record; fix data on the cards, not on the job
+
+    def get_urls(self):
+        urls = [
+            path(
+                "upload/",
+                self.admin_site.admin_view(self.upload_view),
+                name="cardpool_importjob_upload",
+            ),
+            path(
+                "<int:pk>/progress/",
+                self.admin_site.admin_view(self.progress_view),
+                name="cardpool_importjob_progress",
+            ),
+        ]
+        return urls + super().get_urls()
+
+    def add_view(self, request, form_url="", extra_context=None):
+        return redirect("admin:cardpool_importjob_upload")
+
+    def upload_view(self, request):
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = ImportUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["file"]
+            job = create_import_job(
+                game=form.cleaned_data["game"],
+                filename=upload.name,
+                content=upload.read(),
+                user=request.user,
+            )
+            return redirect("admin:cardpool_importjob_progress", pk=job.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Import cards"),
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/cardpool/import_upload.html", context)
+
+    def progress_view(self, request, pk: int):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        job = get_object_or_404(ImportJob.objects.select_related("game"), pk=pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Card import: %s") % job.filename,
+            "job": job,
+            "errors": job.report.get("errors", []),
+            "poll_url": reverse("admin:cardpool_importjob_progress", args=[job.pk]),
+        }
+        template = "admin/cardpool/import_progress.html"
+        if request.headers.get("HX-Request") == "true":
+            template = "admin/cardpool/_import_status.html"
+        return TemplateResponse(request, template, context)

@@ -1,0 +1,54 @@
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers, viewsets
+from rest_framework.permissions import AllowAny
+
+from .models import Card, Printing
+from .selectors import CardFilter, cards_with_printings
+
+
+class PrintingSerializer(serializers.ModelSerializer):
+    set = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    set_name = serializers.CharField(source="set.name", read_only=True)
+    is_beta = serializers.BooleanField(source="set.is_beta", read_only=True)
+
+    class Meta:
+        model = Printing
+        fields = ["set", "set_name", "is_beta", "number", "rarity", "text"]
+
+
+class CardSerializer(serializers.ModelSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    current_text = serializers.CharField(
+        read_only=True, help_text="Text of the newest printing (rule 1−2−1)."
+    )
+    printings = PrintingSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Card
+        fields = [
+            "id",
+            "game",
+            "name",
+            "card_type",
+            "element",
+            "cost",
+            "gender",
+            "ap",
+            "dp",
+            "unlimited",
+            "current_text",
+            "printings",
+        ]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List cards", description="Search by name, filter by type…"),
+    retrieve=extend_schema(summary="One card with its printings"),
+)
+class CardViewSet(viewsets.ReadOnlyModelViewSet):
+    """The card pool: public and read-only."""
+
+    permission_classes = [AllowAny]
+    serializer_class = CardSerializer
+    filterset_class = CardFilter
+    queryset = cards_with_printings()

@@ -1,0 +1,43 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from cardpool.importing import ImportRejected
+from cardpool.models import Game
+from cardpool.services import import_cards
+
+
+class Command(BaseCommand):
+    help = (
+        "Import cards from a CSV (header: name,set,card_type,number,rarity,cost,gender,ap,dp,"
+        "text,unlimited,element,notes) or JSON Lines file. All rows or none are written."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--game", default="crossover", help="game identifier (slug)")
+
+    def handle(self, *args, file: Path, game: str, **options):
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{file}: cannot read the file: {exc.strerror}") from exc
+        try:
+            target = Game.objects.get(slug=game)
+        except Game.DoesNotExist:
+            known = ", ".join(Game.objects.values_list("slug", flat=True)) or "none"
+            raise CommandError(f"unknown game {game!r}; known games: {known}") from None
+        try:
+            summary = import_cards(data, game=target, filename=file.name)
+        except ImportRejected as rejected:
+            for error in rejected.errors:
+                self.stderr.write(f"{file.name}: {error}")
+            raise CommandError(
+                f"{file.name}: {len(rejected.errors)} problem(s); nothing was imported."
+            ) from None
+        self.stdout.write(
+            f"{file.name}: {summary.rows} rows; cards: {summary.cards_created} new, "
+            f"{summary.cards_updated} updated, {summary.cards_unchanged} unchanged; printings: "
+            f"{summary.printings_created} new, {summary.printings_updated} updated, "
+            f"{summary.printings_unchanged} unchanged."
+        )

@@ -1,0 +1,45 @@
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from cardpool.demo import load_demo_pool
+
+PASSWORD_FILE = settings.BASE_DIR / ".demo-admin-password"
+
+
+class Command(BaseCommand):
+    help = "Load the demo card pool and make sure an admin login exists (prints it)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--no-admin", action="store_true", help="do not create the admin")
+
+    def handle(self, *args, no_admin: bool, **options):
+        summary = load_demo_pool()
+        self.stdout.write(
+            f"Demo pool: {summary.cards_created} cards added, {summary.cards_updated} updated, "
+            f"{summary.cards_unchanged} unchanged."
+        )
+        if not no_admin:
+            self._ensure_admin()
+
+    def _ensure_admin(self) -> None:
+        User = get_user_model()
+        user = User.objects.filter(username="admin").first()
+        if user is None or not PASSWORD_FILE.exists():
+            password = secrets.token_urlsafe(12)
+            if user is None:
+                User.objects.create_superuser("admin", "admin@example.invalid", password)
+            else:
+                user.set_password(password)
+                user.save(update_fields=["password"])
+            PASSWORD_FILE.write_text(password + "\n")
+            PASSWORD_FILE.chmod(0o600)
+        password = PASSWORD_FILE.read_text().strip()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Admin login: http://127.0.0.1:8000/admin/  user: admin  password: {password}"
+                "  (stored in .demo-admin-password)"
+            )
+        )

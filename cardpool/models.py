@@ -1,0 +1,222 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from .names import name_key, search_key
+from .printings import newest, release_key
+
+
+class CardType(models.TextChoices):
+    # The card types are printed in English on the cards (rulebook 4−2−8).
+    CHARACTER = "CHARACTER", pgettext_lazy("card type", "Character")
+    NAVIGATOR = "NAVIGATOR", pgettext_lazy("card type", "Navigator")
+    SPELL = "SPELL", pgettext_lazy("card type", "Spell")
+    EVENT = "EVENT", pgettext_lazy("card type", "Event")
+    ITEM = "ITEM", pgettext_lazy("card type", "Item")
+
+
+class Element(models.TextChoices):
+    FIRE = "火", _("Fire (火)")
+    WATER = "水", _("Water (水)")
+    WIND = "風", _("Wind (風)")
+    EARTH = "地", _("Earth (地)")
+    SKY = "空", _("Sky (空)")
+
+
+# 全 is the generic symbol: energy of any element pays for it.
+ANY_ELEMENT = "全"
+COST_SYMBOLS = "".join(Element.values) + ANY_ELEMENT
+
+
+class Gender(models.TextChoices):
+    MALE = "Male", _("Male")
+    FEMALE = "Female", _("Female")
+    OTHER = "Other", _("Other")
+
+
+class Game(models.Model):
+    slug = models.SlugField(_("identifier"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CardSet(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="sets")
+    code = models.SlugField(
+        _("code"), max_length=40, help_text=_("Short identifier used in import files.")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    aliases = models.JSONField(
+        _("other names"),
+        default=list,
+        blank=True,
+        help_text=_("Other names of the set that import files may use."),
+    )
+    release_date = models.DateField(_("release date"), null=True, blank=True)
+    release_order = models.PositiveSmallIntegerField(
+        _("release order"),
+        null=True,
+        blank=True,
+        help_text=_("1 for the first set released; decides which printing is newest."),
+    )
+    is_beta = models.BooleanField(_("β edition"), default=False)
+
+    class Meta:
+        ordering = ["game", "release_order", "code"]
+        verbose_name = _("card set")
+        verbose_name_plural = _("card sets")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "code"], name="cardset_unique_code"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def release_key(self, recorded: int = 0):
+        return release_key(self.release_date, self.release_order, recorded)
+
+
+class Card(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="cards")
+    name = models.CharField(_("name"), max_length=200)
+    # Derived from `name` on save (see cardpool.names): identity and search keys.
+    name_key = models.CharField(max_length=200, editable=False)
+    search_key = models.CharField(max_length=200, editable=False, db_index=True)
+    card_type = models.CharField(
+        _("card type"), max_length=10, choices=CardType.choices, blank=True
+    )
+    element = models.CharField(_("element"), max_length=1, choices=Element.choices, blank=True)
+    cost = models.CharField(
+        _("cost"),
+        max_length=20,
+        blank=True,
+        validators=[
+            RegexValidator(
+                f"^[{COST_SYMBOLS}]*$",
+                _("Use only the cost symbols 火 水 風 地 空 and 全."),
+            )
+        ],
+        help_text=_("Element symbols, e.g. 火火 or 全全全; empty when unknown."),
+    )
+    gender = models.CharField(_("gender"), max_length=6, choices=Gender.choices, blank=True)
+    ap = models.PositiveSmallIntegerField(_("AP"), null=True, blank=True)
+    dp = models.PositiveSmallIntegerField(_("DP"), null=True, blank=True)
+    unlimited = models.BooleanField(
+        _("any number of copies"),
+        default=False,
+        help_text=_("Common navigators may be put in a deck in any number (rule 1−2−3)."),
+    )
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["name_key", "id"]
+        verbose_name = _("card")
+        verbose_name_plural = _("cards")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "name_key"], name="card_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.name)
+        self.search_key = search_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key", "search_key"}
+        super().save(*args, **kwargs)
+
+    @property
+    def cost_total(self) -> int | None:
+        return len(self.cost) if self.cost else None
+
+    def newest_printing(self) -> Printing | None:
+        """The printing whose text the card plays with (rule 1−2−1).
+
+        Uses the prefetched ``printings`` (with their sets) when present.
+        """
+        return newest(self.printings.all(), key=lambda p: p.set.release_key(p.pk or 0))
+
+    @property
+    def current_text(self) -> str:
+        printing = self.newest_printing()
+        return printing.text if printing else ""
+
+
+class Printing(models.Model):
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="printings")
+    number = models.CharField(_("card number"), max_length=20, blank=True)
+    rarity = models.CharField(_("rarity"), max_length=40, blank=True)
+    text = models.TextField(_("card text"), blank=True)
+
+    class Meta:
+        ordering = ["card", "set__release_order", "number"]
+        verbose_name = _("printing")
+        verbose_name_plural = _("printings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "set", "number"], name="printing_unique_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        label = f"{self.card} ({self.set.code}"
+        return f"{label} {self.number})" if self.number else f"{label})"
+
+
+class ImportJob(models.Model):
+    """A card file uploaded in the admin, imported by a Celery task."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Checking rows")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Rejected")
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="import_jobs")
+    filename = models.CharField(_("file name"), max_length=255)
+    content = models.BinaryField(_("file content"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    total_rows = models.PositiveIntegerField(_("rows"), default=0)
+    processed_rows = models.PositiveIntegerField(_("rows checked"), default=0)
+    report = models.JSONField(_("report"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("card import")
+        verbose_name_plural = _("card imports")
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.get_status_display()})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        if self.finished:
+            return 100
+        if not self.total_rows:
+            return 0
+        return min(99, self.processed_rows * 100 // self.total_rows)

@@ -1,0 +1,217 @@
+"""Writes to the card pool. Every function here is the one way to make its change."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from .importing import (
+    CARD_FIELDS,
+    PRINTING_FIELDS,
+    REQUIRED,
+    ImportRejected,
+    RowError,
+    clean_rows,
+    read_table,
+    set_lookup_key,
+)
+from .models import Card, CardSet, Game, ImportJob, Printing
+from .names import search_key
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class ImportSummary:
+    rows: int = 0
+    cards_created: int = 0
+    cards_updated: int = 0
+    cards_unchanged: int = 0
+    printings_created: int = 0
+    printings_updated: int = 0
+    printings_unchanged: int = 0
+    errors: list[RowError] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        data = {key: value for key, value in vars(self).items() if key != "errors"}
+        data["errors"] = [error.as_dict() for error in self.errors]
+        return data
+
+
+def set_index(game: Game) -> dict[str, int]:
+    """Map every code, name and alias of the game's sets (search-folded) to the set id."""
+    index: dict[str, int] = {}
+    for card_set in CardSet.objects.filter(game=game).only("id", "code", "name", "aliases"):
+        for label in (card_set.code, card_set.name, *card_set.aliases):
+            index.setdefault(set_lookup_key(label), card_set.id)
+    return index
+
+
+def import_cards(
+    data: bytes,
+    *,
+    game: Game,
+    filename: str = "",
+    required: Iterable[str] = REQUIRED,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportSummary:
+    """Import a CSV or JSON Lines card file into ``game``'s pool, all rows or none.
+
+    Cards are matched by name (NFKC, whitespace removed) and printings by card, set and
+    number, so importing the same file again changes nothing. Empty cells leave the stored
+    value as it is. Raises :class:`ImportRejected` listing every bad row; then nothing has
+    been written.
+
+    ``progress(rows_checked, total_rows)`` is called while rows are checked.
+    """
+    required = tuple(required)
+    rows, errors = read_table(data, filename, required)
+    total = len(rows)
+    if progress is not None:
+        progress(0, total)
+    cleaned, row_errors = clean_rows(
+        rows,
+        set_ids=set_index(game),
+        required=required,
+        progress=(lambda done: progress(done, total)) if progress else None,
+    )
+    errors = sorted(errors + row_errors)
+    if progress is not None:
+        progress(total, total)
+    if errors:
+        raise ImportRejected(errors)
+    with transaction.atomic():
+        summary = _write_rows(cleaned, game)
+    summary.rows = total
+    return summary
+
+
+def _write_rows(rows: list, game: Game) -> ImportSummary:
+    summary = ImportSummary()
+    by_key: dict[str, list] = {}
+    for card_row in rows:
+        by_key.setdefault(card_row.key, []).append(card_row)
+
+    cards = {
+        card.name_key: card
+        for card in Card.objects.select_for_update().filter(game=game, name_key__in=by_key)
+    }
+    new_cards, changed_cards = [], []
+    for key, card_rows in by_key.items():
+        values = {}
+        for card_row in card_rows:
+            values.update({f: v for f, v in card_row.values.items() if f in CARD_FIELDS})
+        card = cards.get(key)
+        if card is None:
+            # bulk_create skips Card.save(), so the derived keys are set here.
+            name = card_rows[0].name
+            card = Card(game=game, name=name, name_key=key, search_key=search_key(name), **values)
+            new_cards.append(card)
+            cards[key] = card
+        elif _assign(card, values):
+            changed_cards.append(card)
+        else:
+            summary.cards_unchanged += 1
+    Card.objects.bulk_create(new_cards, batch_size=500)
+    if changed_cards:
+        Card.objects.bulk_update(changed_cards, CARD_FIELDS, batch_size=500)
+    summary.cards_created = len(new_cards)
+    summary.cards_updated = len(changed_cards)
+    if new_cards and new_cards[0].pk is None:
+        # Backends that do not return ids from bulk inserts: read them back.
+        ids = dict(
+            Card.objects.filter(game=game, name_key__in=[c.name_key for c in new_cards])
+            .values_list("name_key", "id")
+        )
+        for card in new_cards:
+            card.pk = card.id = ids[card.name_key]
+
+    printing_rows = [r for r in rows if r.set_id is not None]
+    existing = {
+        (p.card_id, p.set_id, p.number): p
+        for p in Printing.objects.filter(card__in=[cards[r.key].pk for r in printing_rows])
+    }
+    new_printings, changed_printings = [], []
+    for card_row in printing_rows:
+        card = cards[card_row.key]
+        values = {f: v for f, v in card_row.values.items() if f in PRINTING_FIELDS}
+        printing = existing.get((card.pk, card_row.set_id, card_row.number))
+        if printing is None:
+            new_printings.append(
+                Printing(card=card, set_id=card_row.set_id, number=card_row.number, **values)
+            )
+        elif _assign(printing, values):
+            changed_printings.append(printing)
+        else:
+            summary.printings_unchanged += 1
+    Printing.objects.bulk_create(new_printings, batch_size=500)
+    if changed_printings:
+        Printing.objects.bulk_update(changed_printings, PRINTING_FIELDS, batch_size=500)
+    summary.printings_created = len(new_printings)
+    summary.printings_updated = len(changed_printings)
+    return summary
+
+
+def _assign(instance, values: dict) -> bool:
+    changed = False
+    for name, value in values.items():
+        if getattr(instance, name) != value:
+            setattr(instance, name, value)
+            changed = True
+    return changed
+
+
+def upsert_game(*, slug: str, name: str) -> Game:
+    game, _ = Game.objects.update_or_create(slug=slug, defaults={"name": name})
+    return game
+
+
+def upsert_set(*, game: Game, code: str, **values) -> CardSet:
+    card_set, _ = CardSet.objects.update_or_create(game=game, code=code, defaults=values)
+    return card_set
+
+
+def create_import_job(*, game: Game, filename: str, content: bytes, user=None) -> ImportJob:
+    """Store an uploaded card file and queue its import once this transaction commits."""
+    from .tasks import import_card_file
+
+    job = ImportJob.objects.create(game=game, filename=filename, content=content, created_by=user)
+    import_card_file.delay_on_commit(job_id=job.pk)
+    return job
+
+
+def run_import_job(job_id: int) -> ImportJob | None:
+    """Import a stored card file, recording progress and the outcome on the job.
+
+    Harmless to run twice: a finished job is left alone, and an unfinished one (say its
+    worker died) is simply imported again, which writes all rows or none.
+    """
+    claimed = ImportJob.objects.filter(
+        pk=job_id, status__in=[ImportJob.Status.PENDING, ImportJob.Status.RUNNING]
+    ).update(status=ImportJob.Status.RUNNING, processed_rows=0)
+    if claimed != 1:
+        logger.info("import job %s is finished or gone; nothing to do", job_id)
+        return None
+    job = ImportJob.objects.select_related("game").get(pk=job_id)
+
+    def progress(done: int, total: int) -> None:
+        ImportJob.objects.filter(pk=job_id).update(processed_rows=done, total_rows=total)
+
+    try:
+        summary = import_cards(
+            bytes(job.content), game=job.game, filename=job.filename, progress=progress
+        )
+    except ImportRejected as rejected:
+        job.status = ImportJob.Status.FAILED
+        job.report = {"errors": [error.as_dict() for error in rejected.errors]}
+    else:
+        job.status = ImportJob.Status.DONE
+        job.report = summary.as_dict()
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "report", "finished_at"])
+    job.refresh_from_db(fields=["processed_rows", "total_rows"])
+    return job

@@ -1,0 +1,30 @@
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+
+from .selectors import CardFilter, cards_with_printings
+
+PAGE_SIZE = 50
+
+
+def card_list(request):
+    card_filter = CardFilter(request.GET or None, queryset=cards_with_printings())
+    page = Paginator(card_filter.qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"filter": card_filter, "page": page, "query": _query_without_page(request)}
+    if request.headers.get("HX-Request") == "true":
+        return render(request, "cardpool/_card_results.html", context)
+    return render(request, "cardpool/card_list.html", context)
+
+
+def card_detail(request, pk: int):
+    card = get_object_or_404(cards_with_printings(), pk=pk)
+    return render(
+        request,
+        "cardpool/card_detail.html",
+        {"card": card, "newest": card.newest_printing()},
+    )
+
+
+def _query_without_page(request) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()

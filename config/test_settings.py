@@ -1,0 +1,19 @@
+"""Settings for the test suite: the real settings plus a fast password hasher.
+
+The environment still decides the database (DATABASE_URL), so the same suite runs on
+SQLite and on PostgreSQL. On SQLite the test database is a file, not memory, so that a
+Celery worker started by a test can open it and so that WAL mode is real.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "insecure-key-for-tests-only")
+os.environ.setdefault("DEBUG", "false")
+
+from .settings import *  # noqa: E402,F403
+from .settings import BASE_DIR, DATABASES  # noqa: E402
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
