@@ -4,4 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class CardpoolConfig(AppConfig):
     name = "cardpool"
-    verbose_name = _("cardpool")
+    verbose_name = _("Card pool")

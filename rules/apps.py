@@ -4,4 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class RulesConfig(AppConfig):
     name = "rules"
-    verbose_name = _("rules")
+    verbose_name = _("Rules")

@@ -25,12 +25,12 @@ class Command(BaseCommand):
             self._ensure_admin()
 
     def _ensure_admin(self) -> None:
-        User = get_user_model()
-        user = User.objects.filter(username="admin").first()
+        user_model = get_user_model()
+        user = user_model.objects.filter(username="admin").first()
         if user is None or not PASSWORD_FILE.exists():
             password = secrets.token_urlsafe(12)
             if user is None:
-                User.objects.create_superuser("admin", "admin@example.invalid", password)
+                user_model.objects.create_superuser("admin", "admin@example.invalid", password)
             else:
                 user.set_password(password)
                 user.save(update_fields=["password"])
