@@ -73,7 +73,8 @@ class CardSet(models.Model):
     is_beta = models.BooleanField(_("β edition"), default=False)
 
     class Meta:
-        ordering = ["game", "release_order", "code"]
+        # Unknown release order first on every database (SQLite and PostgreSQL differ).
+        ordering = ["game", models.F("release_order").asc(nulls_first=True), "code"]
         verbose_name = _("card set")
         verbose_name_plural = _("card sets")
         constraints = [
@@ -163,7 +164,7 @@ class Printing(models.Model):
     text = models.TextField(_("card text"), blank=True)
 
     class Meta:
-        ordering = ["card", "set__release_order", "number"]
+        ordering = ["card", models.F("set__release_order").asc(nulls_first=True), "number"]
         verbose_name = _("printing")
         verbose_name_plural = _("printings")
         constraints = [
