@@ -7,6 +7,7 @@ the file, the header being row 1 of a CSV file), the field, and the reason.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -95,8 +96,10 @@ def read_table(
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        return [], [RowError(line, "", _("the file is not UTF-8 text (byte %s).") % exc.start)]
+        # "utf-8-sig" reports positions after a stripped byte-order mark.
+        start = exc.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)
+        line = data[:start].count(b"\n") + 1
+        return [], [RowError(line, "", _("the file is not UTF-8 text (byte %s).") % start)]
     lowered = filename.lower()
     if lowered.endswith((".jsonl", ".ndjson")) or (
         not lowered.endswith(".csv") and text.lstrip().startswith("{")
@@ -105,7 +108,9 @@ def read_table(
     return _read_csv(text, tuple(required))
 
 
-def _read_csv(text: str, required: tuple[str, ...]) -> tuple[list[tuple[int, dict]], list[RowError]]:
+def _read_csv(
+    text: str, required: tuple[str, ...]
+) -> tuple[list[tuple[int, dict]], list[RowError]]:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     errors: list[RowError] = []
     try:
@@ -120,6 +125,8 @@ def _read_csv(text: str, required: tuple[str, ...]) -> tuple[list[tuple[int, dic
         return [], errors
     rows: list[tuple[int, dict]] = []
     while True:
+        # A quoted cell may span lines; the row is numbered by the line it starts on.
+        start = reader.line_num + 1
         try:
             cells = next(reader)
         except StopIteration:
@@ -127,7 +134,7 @@ def _read_csv(text: str, required: tuple[str, ...]) -> tuple[list[tuple[int, dic
         except csv.Error as exc:
             errors.append(RowError(reader.line_num, "", _("the line cannot be read: %s") % exc))
             break
-        row = reader.line_num
+        row = start
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) > len(columns):
@@ -147,7 +154,9 @@ def _read_csv(text: str, required: tuple[str, ...]) -> tuple[list[tuple[int, dic
 def _read_jsonl(text: str) -> tuple[list[tuple[int, dict]], list[RowError]]:
     rows: list[tuple[int, dict]] = []
     errors: list[RowError] = []
-    for row, line in enumerate(text.splitlines(), start=1):
+    # Lines end only at \n, \r\n or \r: str.splitlines() would also split inside JSON
+    # strings at characters such as U+2028 or U+0085, which JSON allows unescaped.
+    for row, line in enumerate(io.StringIO(text, newline=""), start=1):
         if not line.strip():
             continue
         try:
@@ -237,11 +246,20 @@ def _clean_row(
     for column in required:
         if not text.get(column):
             errors.append(RowError(row, column, _("is required but empty.")))
+    # The number and the name's keys are stored NFKC-folded, and folding can lengthen
+    # text (㍿ → 株式会社), so the limits apply to the longest stored form.
+    text["number"] = unicodedata.normalize("NFKC", text.get("number", "")).strip()
+    stored_forms = {
+        "name": (
+            text.get("name", ""),
+            name_key(text.get("name", "")),
+            search_key(text.get("name", "")),
+        ),
+    }
     for column, limit in MAX_LENGTHS.items():
-        if len(text.get(column, "")) > limit:
-            errors.append(
-                RowError(row, column, _("is longer than %s characters.") % limit)
-            )
+        forms = stored_forms.get(column, (text.get(column, ""),))
+        if max(len(form) for form in forms) > limit:
+            errors.append(RowError(row, column, _("is longer than %s characters.") % limit))
 
     set_id = None
     if text.get("set"):
@@ -281,8 +299,10 @@ def _clean_row(
         errors.append(RowError(row, "name", _("has no visible characters.")))
     if errors:
         return None, errors
-    number = unicodedata.normalize("NFKC", text.get("number", "")).strip()
-    return CardRow(row=row, name=text["name"], set_id=set_id, number=number, values=values), []
+    return (
+        CardRow(row=row, name=text["name"], set_id=set_id, number=text["number"], values=values),
+        [],
+    )
 
 
 def _card_type(value: str) -> str:
