@@ -124,8 +124,9 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
     if new_cards and new_cards[0].pk is None:
         # Backends that do not return ids from bulk inserts: read them back.
         ids = dict(
-            Card.objects.filter(game=game, name_key__in=[c.name_key for c in new_cards])
-            .values_list("name_key", "id")
+            Card.objects.filter(
+                game=game, name_key__in=[c.name_key for c in new_cards]
+            ).values_list("name_key", "id")
         )
         for card in new_cards:
             card.pk = card.id = ids[card.name_key]
@@ -208,6 +209,12 @@ def run_import_job(job_id: int) -> ImportJob | None:
     except ImportRejected as rejected:
         job.status = ImportJob.Status.FAILED
         job.report = {"errors": [error.as_dict() for error in rejected.errors]}
+    except Exception as exc:
+        # Not the file's fault (a database failure, say). The import rolled back; the job
+        # must not stay "running" for ever, so it ends failed with the reason shown.
+        logger.exception("import job %s crashed", job_id)
+        job.status = ImportJob.Status.FAILED
+        job.report = {"errors": [{"row": 0, "field": "", "reason": f"internal error: {exc!r}"}]}
     else:
         job.status = ImportJob.Status.DONE
         job.report = summary.as_dict()

@@ -8,6 +8,8 @@ bad one raises ``ImproperlyConfigured`` naming the variable and what was wrong.
 
 from __future__ import annotations
 
+import os
+
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
@@ -23,7 +25,9 @@ BROKER_SCHEMES = ("redis://", "rediss://", "amqp://", "amqps://", "pyamqp://")
 
 
 def _raw(name: str) -> str | None:
-    value = _env.str(name, default=None)
+    # Read os.environ directly: django-environ's Env.str() treats a value starting with
+    # "$" as a reference to another variable, so SECRET_KEY="$ecret…" would be replaced.
+    value = os.environ.get(name)
     if value is None or value.strip() == "":
         return None
     return value.strip()
@@ -55,7 +59,9 @@ def env_list(name: str, default: list[str]) -> list[str]:
         return list(default)
     items = [item.strip() for item in value.split(",")]
     if any(not item for item in items):
-        raise ImproperlyConfigured(f"{name}={value!r} has an empty entry; separate hosts by commas.")
+        raise ImproperlyConfigured(
+            f"{name}={value!r} has an empty entry; separate hosts by commas."
+        )
     return items
 
 
@@ -76,8 +82,13 @@ def env_database(name: str, default_sqlite_path: str) -> dict:
             raise ImproperlyConfigured(
                 f"{name} uses the scheme {scheme!r}; supported are postgres:// and sqlite://."
             )
-        if not config.get("NAME"):
+        if not config.get("NAME") or config["NAME"] == ":memory:":
             raise ImproperlyConfigured(f"{name}={url!r} names no database.")
+        if config["ENGINE"] == "django.db.backends.sqlite3" and not os.path.isabs(config["NAME"]):
+            raise ImproperlyConfigured(
+                f"{name}={url!r}: give the SQLite file as an absolute path "
+                "(sqlite:////absolute/path.db)."
+            )
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets readers work while one writer writes; IMMEDIATE takes the write lock at
         # BEGIN so concurrent writers queue for up to `timeout` seconds instead of failing

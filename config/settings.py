@@ -19,7 +19,7 @@ if SECRET_KEY is None:
             "SECRET_KEY is not set. Production has no default secret; set SECRET_KEY "
             "(or DEBUG=true for a development server)."
         )
-    SECRET_KEY = "django-insecure-development-only-key"  # noqa: S105 - DEBUG only
+    SECRET_KEY = "django-insecure-development-only-key"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -10,10 +10,12 @@ import os
 os.environ.setdefault("SECRET_KEY", "insecure-key-for-tests-only")
 os.environ.setdefault("DEBUG", "false")
 
-from .settings import *  # noqa: E402,F403
-from .settings import BASE_DIR, DATABASES  # noqa: E402
+from .settings import *  # noqa: F403
+from .settings import BASE_DIR, DATABASES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # One file per test run (process id): two runs in one checkout at the same time would
+    # otherwise delete and rewrite each other's database ("disk I/O error").
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db.sqlite3-{os.getpid()}")}

@@ -152,3 +152,27 @@ def test_admin_card_search_is_width_insensitive(admin_client, game):
     response = admin_client.get(reverse("admin:cardpool_card_changelist"), {"q": "ｽﾜﾃｨ"})
     assert response.status_code == 200
     assert [card.name for card in response.context["cl"].result_list] == ["スワティ"]
+
+
+def test_import_job_that_crashes_ends_failed_with_nothing_written(
+    game, crossover_sets, monkeypatch
+):
+    from django.db import DatabaseError
+
+    from cardpool import services
+
+    def database_down(*args, **kwargs):
+        raise DatabaseError("server closed the connection unexpectedly")
+
+    # The failure sits at the database boundary, after the cards were inserted, so the
+    # rollback of the whole import is exercised too.
+    monkeypatch.setattr(Printing.objects, "bulk_create", database_down)
+    job = ImportJob.objects.create(game=game, filename="cards.csv", content=GOOD_CSV.encode())
+    services.run_import_job(job.pk)
+    job.refresh_from_db()
+    assert job.status == ImportJob.Status.FAILED
+    assert job.finished_at is not None
+    assert job.report["errors"][0]["reason"].startswith("internal error: DatabaseError(")
+    assert Card.objects.count() == 0
+    # A finished job is not run again when its task is delivered a second time.
+    assert services.run_import_job(job.pk) is None
