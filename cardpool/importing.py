@@ -34,10 +34,23 @@ FIELDS = (
     "unlimited",
     "element",
     "notes",
+    "deck_size_min",
+    "deck_size_max",
 )
 REQUIRED = ("name", "set", "card_type")
 # Fields that describe the card itself (the same for all its printings).
-CARD_FIELDS = ("card_type", "element", "cost", "gender", "ap", "dp", "unlimited", "notes")
+CARD_FIELDS = (
+    "card_type",
+    "element",
+    "cost",
+    "gender",
+    "ap",
+    "dp",
+    "unlimited",
+    "notes",
+    "deck_size_min",
+    "deck_size_max",
+)
 PRINTING_FIELDS = ("rarity", "text")
 MAX_LENGTHS = {"name": 200, "number": 20, "rarity": 40}
 _TRUE = {"true", "yes", "1", "y"}
@@ -282,6 +295,8 @@ def _clean_row(
         "gender": _gender,
         "ap": _stat,
         "dp": _stat,
+        "deck_size_min": _stat,
+        "deck_size_max": _stat,
         "unlimited": _boolean,
     }
     for column, check in checks.items():
@@ -292,6 +307,15 @@ def _clean_row(
             values[column] = check(value)
         except ValueError as exc:
             errors.append(RowError(row, column, str(exc)))
+    low, high = values.get("deck_size_min"), values.get("deck_size_max")
+    if low is not None and high is not None and low > high:
+        errors.append(
+            RowError(
+                row,
+                "deck_size_max",
+                _("%(high)s is below deck_size_min %(low)s.") % {"high": high, "low": low},
+            )
+        )
     for column in ("rarity", "text", "notes"):
         if text.get(column):
             values[column] = text[column]

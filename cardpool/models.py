@@ -113,6 +113,13 @@ class Card(models.Model):
     gender = models.CharField(_("gender"), max_length=6, choices=Gender.choices, blank=True)
     ap = models.PositiveSmallIntegerField(_("AP"), null=True, blank=True)
     dp = models.PositiveSmallIntegerField(_("DP"), null=True, blank=True)
+    deck_size_min = models.PositiveSmallIntegerField(
+        _("deck size from"),
+        null=True,
+        blank=True,
+        help_text=_("Printed deck-size range, e.g. an AsuraSystem character's stamina."),
+    )
+    deck_size_max = models.PositiveSmallIntegerField(_("deck size to"), null=True, blank=True)
     unlimited = models.BooleanField(
         _("any number of copies"),
         default=False,

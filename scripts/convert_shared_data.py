@@ -46,7 +46,13 @@ def convert_card(record: dict) -> dict:
 
 def main(source: Path, target: Path) -> None:
     lines = (source / "cards.jsonl").read_text(encoding="utf-8").splitlines()
-    rows = [convert_card(json.loads(line)) for line in lines if line.strip()]
+    records = [json.loads(line) for line in lines if line.strip()]
+    rows = [convert_card(record) for record in records]
+    # Rule 1−2−1 bans these β printings because the basic set changed their effect: so each
+    # of them has a basic-set printing too, which stays legal.
+    for record in records:
+        if record.get("set_basis") == "official rules v2.02 ban note":
+            rows.append({"name": record["name"], "set": "base"})
     with (target / "cards.jsonl").open("w", encoding="utf-8") as out:
         for row in rows:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -1039,11 +1039,11 @@ def test_import_command_unknown_game(crossover_sets, tmp_path):
 def test_load_demo_pool_creates_cards_and_sets():
     summary = load_demo_pool()
     assert summary.as_dict() == {
-        "rows": 83,
+        "rows": 86,
         "cards_created": 82,
         "cards_updated": 0,
         "cards_unchanged": 0,
-        "printings_created": 28,
+        "printings_created": 31,
         "printings_updated": 0,
         "printings_unchanged": 0,
         "errors": [],
@@ -1058,7 +1058,7 @@ def test_load_demo_pool_creates_cards_and_sets():
     assert Card.objects.filter(game=crossover).count() == 82
     assert Card.objects.count() == 82
     assert CardSet.objects.filter(game=crossover).count() == 8
-    assert Printing.objects.count() == 28
+    assert Printing.objects.count() == 31
 
 
 def test_load_demo_pool_swati():
@@ -1113,13 +1113,13 @@ def test_load_demo_pool_twice_creates_nothing_new():
     printings = sorted(Printing.objects.values_list("pk", "card_id", "set_id", "number", "text"))
     summary = load_demo_pool()
     assert summary.as_dict() == {
-        "rows": 83,
+        "rows": 86,
         "cards_created": 0,
         "cards_updated": 0,
         "cards_unchanged": 82,
         "printings_created": 0,
         "printings_updated": 0,
-        "printings_unchanged": 28,
+        "printings_unchanged": 31,
         "errors": [],
     }
     assert Game.objects.count() == 4
@@ -1145,3 +1145,20 @@ def test_import_stores_full_width_card_numbers_folded(crossover_sets, game):
     data = "name,set,card_type,number\nスワティ,base,NAVIGATOR,Ｂ－０１\n".encode()
     services.import_cards(data, game=game, filename="n.csv")
     assert Printing.objects.get().number == "B-01"
+
+
+def test_import_reads_the_printed_deck_size_range(game):
+    CardSetFactory(game=game, code="asura1")
+    data = "name,set,card_type,deck_size_min,deck_size_max\n修羅,asura1,CHARACTER,45,50\n"
+    services.import_cards(data.encode(), game=game, filename="asura.csv")
+    card = Card.objects.get()
+    assert (card.deck_size_min, card.deck_size_max) == (45, 50)
+
+
+def test_import_rejects_an_inverted_deck_size_range(game):
+    CardSetFactory(game=game, code="asura1")
+    data = "name,set,card_type,deck_size_min,deck_size_max\n修羅,asura1,CHARACTER,50,45\n"
+    with pytest.raises(ImportRejected) as rejected:
+        services.import_cards(data.encode(), game=game, filename="asura.csv")
+    assert [(e.row, e.field) for e in rejected.value.errors] == [(2, "deck_size_max")]
+    assert Card.objects.count() == 0

@@ -5,12 +5,16 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from cardpool.demo import load_demo_pool
+from decks.builtin import load_builtin_formats
 
 PASSWORD_FILE = settings.BASE_DIR / ".demo-admin-password"
 
 
 class Command(BaseCommand):
-    help = "Load the demo card pool and make sure an admin login exists (prints it)."
+    help = (
+        "Load the demo card pool and the built-in formats, and make sure an admin login exists "
+        "(prints it)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--no-admin", action="store_true", help="do not create the admin")
@@ -21,6 +25,8 @@ class Command(BaseCommand):
             f"Demo pool: {summary.cards_created} cards added, {summary.cards_updated} updated, "
             f"{summary.cards_unchanged} unchanged."
         )
+        formats = load_builtin_formats()
+        self.stdout.write(f"Formats: {len(formats)} added.")
         if not no_admin:
             self._ensure_admin()
 

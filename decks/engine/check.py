@@ -1,0 +1,415 @@
+"""Checking a deck against a format (CrossOver rules 1−2−1 to 1−2−4 and the other games').
+
+Every problem is reported at once, each with a stable code, the rule section it enforces
+(from the format's data), a message in English and Japanese, and the cards, lines and
+numbers involved.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+
+from cardpool.names import name_key
+
+from .messages import NOTICES, render
+from .model import MAIN, SIDE, CardInfo, CardPool, FormatRules
+from .parser import ParsedDecklist, parse_decklist
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A resolved decklist line: ``count`` copies of ``card`` in ``section``; ``set_code``
+    is the printing the player named, or None for "the card's legal printing"."""
+
+    card: CardInfo
+    count: int
+    section: str = MAIN
+    set_code: str | None = None
+    line: int | None = None
+    # True when the line's card or printing could not be found (already reported): the
+    # copies still count towards deck size and copy limits, but no printing is checked.
+    unresolved: bool = False
+
+
+@dataclass(frozen=True)
+class Violation:
+    code: str
+    rule: str
+    message_en: str
+    message_ja: str
+    cards: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+    details: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Notice:
+    code: str
+    message_en: str
+    message_ja: str
+    cards: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Report:
+    format: str
+    format_version: int
+    as_of: dt.date
+    main_count: int
+    sideboard_count: int
+    by_type: Mapping[str, int]
+    by_element: Mapping[str, int]
+    violations: tuple[Violation, ...]
+    notices: tuple[Notice, ...] = ()
+    entries: tuple[Entry, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def codes(self) -> list[str]:
+        return [violation.code for violation in self.violations]
+
+    def violations_by_line(self) -> dict[int, list[Violation]]:
+        found: dict[int, list[Violation]] = defaultdict(list)
+        for violation in self.violations:
+            for line in violation.lines:
+                found[line].append(violation)
+        return dict(found)
+
+    def as_dict(self) -> dict:
+        return {
+            "format": self.format,
+            "format_version": self.format_version,
+            "as_of": self.as_of.isoformat(),
+            "legal": self.legal,
+            "main_count": self.main_count,
+            "sideboard_count": self.sideboard_count,
+            "by_type": dict(self.by_type),
+            "by_element": dict(self.by_element),
+            "violations": [
+                {**asdict(v), "cards": list(v.cards), "lines": list(v.lines)}
+                for v in self.violations
+            ],
+            "notices": [
+                {**asdict(n), "cards": list(n.cards), "lines": list(n.lines)} for n in self.notices
+            ],
+        }
+
+
+def check_decklist(text: str, rules: FormatRules, as_of: dt.date, pool: CardPool) -> Report:
+    """Parse a pasted decklist, find its cards in ``pool`` and check it."""
+    parsed = parse_decklist(text)
+    entries, problems = resolve(parsed, rules, pool)
+    return check_entries(entries, rules, as_of, problems=problems)
+
+
+def resolve(
+    parsed: ParsedDecklist, rules: FormatRules, pool: CardPool
+) -> tuple[list[Entry], list[Violation]]:
+    """Turn parsed lines into entries; unreadable lines and unknown cards or printings
+    become violations."""
+    entries: list[Entry] = []
+    problems: list[Violation] = []
+    for problem in parsed.problems:
+        message_en = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_en})[0]
+        message_ja = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_ja})[1]
+        problems.append(
+            Violation(
+                "PARSE_ERROR",
+                rules.section("PARSE_ERROR"),
+                message_en,
+                message_ja,
+                lines=(problem.line,),
+                details={"text": problem.text},
+            )
+        )
+    for line in parsed.lines:
+        card = pool.lookup(line.name)
+        qualifier = line.qualifier
+        set_code = pool.resolve_set(qualifier) if qualifier is not None else None
+        if qualifier is not None and set_code is None:
+            # A bracketed tail that names no set may be part of the printed name.
+            whole = pool.lookup(f"{line.name}({qualifier})")
+            if whole is not None:
+                card, qualifier = whole, None
+        if card is None:
+            suggestions = pool.suggest(line.name)
+            listed = "、".join(f"〔{name}〕" for name in suggestions)
+            message_en, message_ja = render(
+                "UNKNOWN_CARD",
+                {
+                    "name": line.name,
+                    "line": line.line,
+                    "suggestions_en": (
+                        " Did you mean " + ", ".join(suggestions) + "?" if suggestions else ""
+                    ),
+                    "suggestions_ja": f"もしかして: {listed}" if suggestions else "",
+                },
+            )
+            problems.append(
+                Violation(
+                    "UNKNOWN_CARD",
+                    rules.section("UNKNOWN_CARD"),
+                    message_en,
+                    message_ja,
+                    cards=(line.name,),
+                    lines=(line.line,),
+                    details={"suggestions": suggestions},
+                )
+            )
+            placeholder = CardInfo(key=f"?{name_key(line.name)}", name=line.name)
+            entries.append(Entry(placeholder, line.count, line.section, None, line.line, True))
+            continue
+        if qualifier is not None and (set_code is None or card.printing(set_code) is None):
+            message_en, message_ja = render(
+                "UNKNOWN_PRINTING",
+                {"qualifier": qualifier, "line": line.line, "name": card.name},
+            )
+            problems.append(
+                Violation(
+                    "UNKNOWN_PRINTING",
+                    rules.section("UNKNOWN_PRINTING"),
+                    message_en,
+                    message_ja,
+                    cards=(card.name,),
+                    lines=(line.line,),
+                    details={"qualifier": qualifier},
+                )
+            )
+            entries.append(Entry(card, line.count, line.section, None, line.line, True))
+            continue
+        entries.append(Entry(card, line.count, line.section, set_code, line.line))
+    return entries, problems
+
+
+def check_entries(
+    entries: Iterable[Entry],
+    rules: FormatRules,
+    as_of: dt.date,
+    *,
+    problems: Iterable[Violation] = (),
+) -> Report:
+    """Check resolved entries. ``problems`` (from parsing and resolving) are included."""
+    entries = list(entries)
+    violations: list[Violation] = list(problems)
+    notices: list[Notice] = []
+
+    leaders = [
+        e
+        for e in entries
+        if rules.leader_type and e.section == MAIN and e.card.card_type == rules.leader_type
+    ]
+    deck = [e for e in entries if e.section == MAIN and e not in leaders]
+    side = [e for e in entries if e.section == SIDE]
+    main_count = sum(e.count for e in deck)
+    side_count = sum(e.count for e in side)
+
+    violations += _deck_size(rules, leaders, deck, main_count)
+    violations += _sideboard_size(rules, side, side_count)
+    violations += _copies(rules, entries)
+    legality, notices = _printings(rules, entries, as_of)
+    violations += legality
+
+    by_type = Counter(e.card.card_type or "unknown" for e in deck for _ in range(e.count))
+    by_element = Counter(e.card.element or "none" for e in deck for _ in range(e.count))
+    violations.sort(key=lambda v: (min(v.lines, default=0), v.code))
+    return Report(
+        format=rules.slug,
+        format_version=rules.version,
+        as_of=as_of,
+        main_count=main_count,
+        sideboard_count=side_count,
+        by_type=dict(sorted(by_type.items())),
+        by_element=dict(sorted(by_element.items())),
+        violations=tuple(violations),
+        notices=tuple(notices),
+        entries=tuple(entries),
+    )
+
+
+def _violation(rules: FormatRules, code: str, values: dict, **extra) -> Violation:
+    message_en, message_ja = render(code, values)
+    return Violation(code, rules.section(code), message_en, message_ja, **extra)
+
+
+def _lines(entries: Iterable[Entry]) -> tuple[int, ...]:
+    return tuple(sorted({e.line for e in entries if e.line is not None}))
+
+
+def _deck_size(rules, leaders, deck, main_count) -> list[Violation]:
+    found = []
+    minimum, maximum = rules.min_deck_size, rules.max_deck_size
+    if rules.leader_type:
+        leader_count = sum(e.count for e in leaders)
+        if leader_count != rules.leader_count:
+            found.append(
+                _violation(
+                    rules,
+                    "LEADER_COUNT",
+                    {
+                        "expected": rules.leader_count,
+                        "count": leader_count,
+                        "card_type": rules.leader_type,
+                    },
+                    cards=tuple(e.card.name for e in leaders),
+                    lines=_lines(leaders),
+                    details={"expected": rules.leader_count, "count": leader_count},
+                )
+            )
+        elif len(leaders) == 1:
+            leader = leaders[0].card
+            minimum = leader.deck_size_min if leader.deck_size_min is not None else minimum
+            maximum = leader.deck_size_max if leader.deck_size_max is not None else maximum
+    if minimum is not None and main_count < minimum:
+        found.append(
+            _violation(
+                rules,
+                "DECK_TOO_SMALL",
+                {"count": main_count, "minimum": minimum},
+                details={"count": main_count, "minimum": minimum},
+            )
+        )
+    if maximum is not None and main_count > maximum:
+        found.append(
+            _violation(
+                rules,
+                "DECK_TOO_LARGE",
+                {"count": main_count, "maximum": maximum},
+                details={"count": main_count, "maximum": maximum},
+            )
+        )
+    return found
+
+
+def _sideboard_size(rules, side, side_count) -> list[Violation]:
+    if side_count == 0:
+        return []
+    details = {"count": side_count, "minimum": rules.sideboard_min, "maximum": rules.sideboard_max}
+    if rules.sideboard_max == 0:
+        return [
+            _violation(rules, "SIDEBOARD_NOT_ALLOWED", details, lines=_lines(side), details=details)
+        ]
+    if side_count > rules.sideboard_max:
+        return [_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
+    if side_count < rules.sideboard_min:
+        return [_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
+    return []
+
+
+def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
+    if rules.copy_limit is None:
+        return []
+    group_of: dict[str, int] = {}
+    for index, group in enumerate(rules.copy_groups):
+        for key in group:
+            group_of[key] = index
+    totals: dict[object, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        if rules.exempt_unlimited and entry.card.unlimited:
+            continue
+        # Deck and sideboard count together (rule 1−2−3).
+        totals[
+            ("group", group_of[entry.card.key]) if entry.card.key in group_of else entry.card.key
+        ].append(entry)
+    found = []
+    for group_entries in totals.values():
+        count = sum(e.count for e in group_entries)
+        if count <= rules.copy_limit:
+            continue
+        names = tuple(dict.fromkeys(e.card.name for e in group_entries))
+        found.append(
+            _violation(
+                rules,
+                "TOO_MANY_COPIES",
+                {"name": "・".join(names), "count": count, "limit": rules.copy_limit},
+                cards=names,
+                lines=_lines(group_entries),
+                details={"count": count, "limit": rules.copy_limit},
+            )
+        )
+    return found
+
+
+def _printings(
+    rules: FormatRules, entries: list[Entry], as_of: dt.date
+) -> tuple[list[Violation], list[Notice]]:
+    bans = defaultdict(list)
+    for ban in rules.bans:
+        if ban.in_force(as_of):
+            bans[ban.card_key].append(ban)
+
+    def set_legal(code: str) -> bool:
+        return rules.legal_sets is None or code in rules.legal_sets
+
+    def banned(card: CardInfo, code: str | None) -> bool:
+        return any(ban.covers(code) for ban in bans.get(card.key, ()))
+
+    # (code, card key, set code) -> entries, so one card on two lines is one violation.
+    problems: dict[tuple, list[Entry]] = defaultdict(list)
+    unknown: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        card = entry.card
+        if entry.unresolved:
+            continue
+        if any(ban.set_code is None for ban in bans.get(card.key, ())):
+            problems[("BANNED", card.key, None)].append(entry)
+        elif entry.set_code is not None:
+            if banned(card, entry.set_code):
+                problems[("BANNED", card.key, entry.set_code)].append(entry)
+            elif not set_legal(entry.set_code):
+                other = any(
+                    set_legal(p.set_code) and not banned(card, p.set_code) for p in card.printings
+                )
+                code = "PRINTING_NOT_LEGAL" if other else "SET_NOT_LEGAL"
+                problems[(code, card.key, entry.set_code)].append(entry)
+        elif not card.printings:
+            if rules.legal_sets is not None:
+                unknown[card.key].append(entry)
+        elif not any(
+            set_legal(p.set_code) and not banned(card, p.set_code) for p in card.printings
+        ):
+            legal_set_printings = [p for p in card.printings if set_legal(p.set_code)]
+            if legal_set_printings:
+                # Every printing from a legal set is banned: name the banned printing(s).
+                codes = tuple(p.set_code for p in legal_set_printings)
+                problems[("BANNED", card.key, codes[0] if len(codes) == 1 else None)].append(entry)
+            else:
+                problems[("SET_NOT_LEGAL", card.key, None)].append(entry)
+
+    violations = []
+    for (code, _key, set_code), group in problems.items():
+        card = group[0].card
+        printing = card.printing(set_code) if set_code else None
+        set_name = (printing.set_name or printing.set_code) if printing else (set_code or "")
+        values = {
+            "name": card.name,
+            "line": ", ".join(str(line) for line in _lines(group)),
+            "set_name": set_name,
+            "as_of": as_of.isoformat(),
+            "printing_en": f" ({set_name} printing)" if set_name else "",
+            "printing_ja": f"（{set_name}版）" if set_name else "",
+        }
+        violations.append(
+            _violation(
+                rules,
+                code,
+                values,
+                cards=(card.name,),
+                lines=_lines(group),
+                details={"set": set_code} if set_code else {},
+            )
+        )
+    notices = []
+    for group in unknown.values():
+        card = group[0].card
+        message_en, message_ja = render("PRINTING_UNKNOWN", {"name": card.name}, NOTICES)
+        notices.append(
+            Notice("PRINTING_UNKNOWN", message_en, message_ja, (card.name,), _lines(group))
+        )
+    return violations, notices

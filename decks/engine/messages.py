@@ -1,0 +1,80 @@
+"""Violation messages in English and Japanese, by stable code.
+
+The engine does not use Django's translation machinery (it must run without Django), so
+both languages travel in every report and the page shows the one the reader chose.
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "PARSE_ERROR": ("Line {line} cannot be read: {reason}.", "{line}行目を読めません: {reason}。"),
+    "UNKNOWN_CARD": (
+        "Unknown card “{name}” on line {line}.{suggestions_en}",
+        "{line}行目の「{name}」というカードは見つかりません。{suggestions_ja}",
+    ),
+    "UNKNOWN_PRINTING": (
+        "“{qualifier}” on line {line} is not a printing of {name}.",
+        "{line}行目の「{qualifier}」は〔{name}〕の版ではありません。",
+    ),
+    "DECK_TOO_SMALL": (
+        "The deck has {count} cards; it needs at least {minimum}.",
+        "デッキが{count}枚です。{minimum}枚以上必要です。",
+    ),
+    "DECK_TOO_LARGE": (
+        "The deck has {count} cards; at most {maximum} are allowed.",
+        "デッキが{count}枚です。{maximum}枚までです。",
+    ),
+    "TOO_MANY_COPIES": (
+        "{count} copies of {name} in deck and sideboard together; at most {limit}.",
+        "〔{name}〕がデッキとサイドボード合わせて{count}枚あります。{limit}枚までです。",
+    ),
+    "SIDEBOARD_TOO_LARGE": (
+        "The sideboard has {count} cards; it may have 0, or {minimum} to {maximum}.",
+        "サイドボードが{count}枚です。0枚か、{minimum}〜{maximum}枚にしてください。",
+    ),
+    "SIDEBOARD_NOT_ALLOWED": (
+        "This format has no sideboard, but {count} cards are listed in one.",
+        "このフォーマットではサイドボードを使えませんが、{count}枚あります。",
+    ),
+    "BANNED": (
+        "{name}{printing_en} is banned on {as_of}.",
+        "〔{name}〕{printing_ja}は{as_of}時点で禁止カードです。",
+    ),
+    "PRINTING_NOT_LEGAL": (
+        "The {set_name} printing of {name} (line {line}) is not legal in this format; "
+        "another printing is.",
+        "{line}行目の〔{name}〕の{set_name}版はこのフォーマットで使えません（他の版は使えます）。",
+    ),
+    "SET_NOT_LEGAL": (
+        "{name} (line {line}) has no printing in a set legal in this format.",
+        "{line}行目の〔{name}〕は、このフォーマットで使えるセットに収録されていません。",
+    ),
+    "LEADER_COUNT": (
+        "The deck needs exactly {expected} {card_type} card(s) beside it; {count} listed.",
+        "{card_type}カードはちょうど{expected}枚必要ですが、{count}枚あります。",
+    ),
+    "SWAP_SIZE_MISMATCH": (
+        "{out_count} cards go out but {in_count} come in; the deck size must stay the same.",
+        "{out_count}枚抜いて{in_count}枚入れています。交換の前後でデッキ枚数は同じでなければなりません。",
+    ),
+    "SWAP_NOT_IN_SIDEBOARD": (
+        "{count} {name} come in, but the registered sideboard has {available}.",
+        "〔{name}〕を{count}枚入れようとしていますが、登録したサイドボードには{available}枚です。",
+    ),
+    "SWAP_NOT_IN_DECK": (
+        "{count} {name} go out, but the registered deck has {available}.",
+        "〔{name}〕を{count}枚抜こうとしていますが、登録したデッキには{available}枚です。",
+    ),
+}
+
+NOTICES: dict[str, tuple[str, str]] = {
+    "PRINTING_UNKNOWN": (
+        "No printing of {name} is recorded, so its set could not be checked.",
+        "〔{name}〕の収録セットが登録されていないため、セットの確認ができません。",
+    ),
+}
+
+
+def render(code: str, values: dict, table: dict = MESSAGES) -> tuple[str, str]:
+    english, japanese = table[code]
+    return english.format(**values), japanese.format(**values)

@@ -1,0 +1,148 @@
+"""The data the legality checker works on: formats, ban entries, the card pool."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from cardpool.names import name_key, search_key
+
+MAIN = "main"
+SIDE = "side"
+
+# Brackets that decklists (and the rulebook) put around card names: 〔森原さとみ〕.
+NAME_BRACKETS = {"〔": "〕", "《": "》", "『": "』", "「": "」", "【": "】", "[": "]"}
+
+
+@dataclass(frozen=True)
+class BanEntry:
+    """A card name, or one printing of it (``set_code``), that may not be played from
+    ``effective_from`` (inclusive) until ``effective_until`` (exclusive); either may be
+    open-ended."""
+
+    card_key: str
+    set_code: str | None = None
+    effective_from: dt.date | None = None
+    effective_until: dt.date | None = None
+    note: str = ""
+
+    def in_force(self, as_of: dt.date) -> bool:
+        if self.effective_from is not None and as_of < self.effective_from:
+            return False
+        return not (self.effective_until is not None and as_of >= self.effective_until)
+
+    def covers(self, set_code: str | None) -> bool:
+        return self.set_code is None or self.set_code == set_code
+
+
+@dataclass(frozen=True)
+class FormatRules:
+    """A format as data. Every limit is a parameter; ``None`` switches a check off."""
+
+    slug: str
+    name: str
+    game: str
+    version: int = 1
+    min_deck_size: int | None = None
+    max_deck_size: int | None = None
+    copy_limit: int | None = None
+    # Cards marked "any number of copies" (common navigators) are exempt from copy_limit.
+    exempt_unlimited: bool = True
+    # A sideboard holds 0 cards, or between sideboard_min and sideboard_max; max 0 = none.
+    sideboard_min: int = 1
+    sideboard_max: int = 0
+    # None: every set is legal; otherwise the set codes whose printings may be played.
+    legal_sets: frozenset[str] | None = None
+    # Names (keys) that share one copy limit although they are different cards.
+    copy_groups: tuple[frozenset[str], ...] = ()
+    bans: tuple[BanEntry, ...] = ()
+    # AsuraSystem-style "leader": exactly leader_count cards of this type sit beside the
+    # deck, and the deck size must lie inside the leader's printed range.
+    leader_type: str | None = None
+    leader_count: int = 1
+    # Rule section cited for each violation code, e.g. {"TOO_MANY_COPIES": "1−2−3"}.
+    rule_sections: Mapping[str, str] = field(default_factory=dict)
+
+    def section(self, code: str) -> str:
+        return self.rule_sections.get(code, "")
+
+
+@dataclass(frozen=True)
+class PrintingInfo:
+    set_code: str
+    set_name: str = ""
+    is_beta: bool = False
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    key: str
+    name: str
+    card_type: str = ""
+    element: str = ""
+    unlimited: bool = False
+    printings: tuple[PrintingInfo, ...] = ()
+    deck_size_min: int | None = None
+    deck_size_max: int | None = None
+
+    def printing(self, set_code: str) -> PrintingInfo | None:
+        for printing in self.printings:
+            if printing.set_code == set_code:
+                return printing
+        return None
+
+
+class CardPool:
+    """Cards of one game, found by name (rule 4−2−6 identity) with fuzzy suggestions."""
+
+    def __init__(self, cards: Iterable[CardInfo], set_labels: Mapping[str, str] | None = None):
+        self._cards: dict[str, CardInfo] = {card.key: card for card in cards}
+        # search-folded set code/name/alias -> set code
+        self._sets = {search_key(label): code for label, code in (set_labels or {}).items()}
+        self._choices: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def lookup(self, name: str) -> CardInfo | None:
+        key = name_key(name)
+        card = self._cards.get(key)
+        if card is None:
+            stripped = strip_brackets(key)
+            if stripped != key:
+                card = self._cards.get(stripped)
+        return card
+
+    def resolve_set(self, label: str) -> str | None:
+        return self._sets.get(search_key(label))
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """Up to ``limit`` card names that look like ``name`` (best first)."""
+        if self._choices is None:
+            self._choices = [card.name for card in self._cards.values()]
+        query = strip_brackets(name_key(name))
+        matches = process.extract(
+            query,
+            self._choices,
+            scorer=fuzz.WRatio,
+            processor=lambda text: search_key(text),
+            limit=limit,
+            score_cutoff=50,
+        )
+        return [choice for choice, _score, _index in matches]
+
+
+_BRACKETED = re.compile(
+    "^(" + "|".join(re.escape(o) + "(.+)" + re.escape(c) for o, c in NAME_BRACKETS.items()) + ")$"
+)
+
+
+def strip_brackets(name: str) -> str:
+    match = _BRACKETED.match(name)
+    if not match:
+        return name
+    return next(group for group in match.groups()[1:] if group is not None)

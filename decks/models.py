@@ -1,0 +1,249 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from cardpool.models import Card, CardSet, CardType, Game
+
+
+class Format(models.Model):
+    """A deck-construction format, as data: every limit is a field an organizer can edit."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="formats")
+    slug = models.SlugField(_("identifier"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    version = models.PositiveIntegerField(
+        _("version"),
+        default=1,
+        editable=False,
+        help_text=_("Goes up with every change of the format or its ban list."),
+    )
+    min_deck_size = models.PositiveSmallIntegerField(_("minimum deck size"), null=True, blank=True)
+    max_deck_size = models.PositiveSmallIntegerField(_("maximum deck size"), null=True, blank=True)
+    copy_limit = models.PositiveSmallIntegerField(
+        _("copies per card name"),
+        null=True,
+        blank=True,
+        help_text=_("Counted across deck and sideboard together; empty for no limit."),
+    )
+    exempt_unlimited = models.BooleanField(_("cards marked “any number” are exempt"), default=True)
+    sideboard_min = models.PositiveSmallIntegerField(
+        _("smallest sideboard"), default=1, help_text=_("An empty sideboard is always allowed.")
+    )
+    sideboard_max = models.PositiveSmallIntegerField(
+        _("largest sideboard"), default=0, help_text=_("0: this format has no sideboard.")
+    )
+    legal_sets = models.ManyToManyField(
+        CardSet,
+        blank=True,
+        related_name="formats",
+        verbose_name=_("legal sets"),
+        help_text=_("Leave empty to allow every set."),
+    )
+    leader_type = models.CharField(
+        _("card type kept beside the deck"),
+        max_length=10,
+        choices=CardType.choices,
+        blank=True,
+        help_text=_("AsuraSystem: the one character card, whose printed range sets the deck size."),
+    )
+    leader_count = models.PositiveSmallIntegerField(_("number of such cards"), default=1)
+    rule_sections = models.JSONField(
+        _("rule sections"),
+        default=dict,
+        blank=True,
+        help_text=_('Section cited for each violation code, e.g. {"TOO_MANY_COPIES": "1−2−3"}.'),
+    )
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["game", "name"]
+        verbose_name = _("format")
+        verbose_name_plural = _("formats")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        if (
+            self.min_deck_size is not None
+            and self.max_deck_size is not None
+            and self.min_deck_size > self.max_deck_size
+        ):
+            raise ValidationError({"max_deck_size": _("Must not be below the minimum.")})
+        if self.sideboard_max and self.sideboard_min > self.sideboard_max:
+            raise ValidationError({"sideboard_min": _("Must not be above the largest sideboard.")})
+
+
+class CopyGroup(models.Model):
+    """Different card names that share one copy limit in a format."""
+
+    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="copy_groups")
+    name = models.CharField(_("name"), max_length=200)
+    cards = models.ManyToManyField(Card, related_name="+", verbose_name=_("cards"))
+
+    class Meta:
+        verbose_name = _("cards counted together")
+        verbose_name_plural = _("cards counted together")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BanEntry(models.Model):
+    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="bans")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="bans")
+    printing_set = models.ForeignKey(
+        CardSet,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("only the printing in"),
+        help_text=_("Empty: every printing of the card is banned."),
+    )
+    effective_from = models.DateField(_("in force from"), null=True, blank=True)
+    effective_until = models.DateField(
+        _("in force until"),
+        null=True,
+        blank=True,
+        help_text=_("The first day it no longer applies."),
+    )
+    note = models.TextField(_("note"), blank=True)
+    source = models.CharField(_("source"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["format", "effective_from", "card__name_key"]
+        verbose_name = _("ban-list entry")
+        verbose_name_plural = _("ban list")
+
+    def __str__(self) -> str:
+        printing = f" ({self.printing_set.code})" if self.printing_set_id else ""
+        return f"{self.card}{printing}"
+
+    def clean(self):
+        if (
+            self.effective_from
+            and self.effective_until
+            and self.effective_until <= self.effective_from
+        ):
+            raise ValidationError({"effective_until": _("Must be after the start date.")})
+        if self.card_id and self.format_id and self.card.game_id != self.format.game_id:
+            raise ValidationError({"card": _("The card belongs to another game.")})
+        if self.printing_set_id and self.card_id and self.printing_set.game_id != self.card.game_id:
+            raise ValidationError({"printing_set": _("The set belongs to another game.")})
+
+
+class Section(models.TextChoices):
+    MAIN = "main", _("Deck")
+    SIDE = "side", _("Sideboard")
+
+
+class Deck(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks"
+    )
+    format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="decks")
+    name = models.CharField(_("name"), max_length=200)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        verbose_name = _("deck")
+        verbose_name_plural = _("decks")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DeckEntry(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    printing_set = models.ForeignKey(
+        CardSet, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    count = models.PositiveSmallIntegerField(_("copies"))
+    section = models.CharField(
+        _("section"), max_length=4, choices=Section.choices, default=Section.MAIN
+    )
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["deck", "section", "position"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(count__gte=1), name="deckentry_count_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} × {self.card}"
+
+
+class DeckCheck(models.Model):
+    """One legality check of a stored deck, with the format version and date it used."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="checks")
+    format_version = models.PositiveIntegerField(_("format version"))
+    as_of = models.DateField(_("checked as of"))
+    legal = models.BooleanField(_("legal"))
+    report = models.JSONField(_("report"))
+    checked_at = models.DateTimeField(_("checked"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-checked_at", "-id"]
+        get_latest_by = ["checked_at", "id"]
+        verbose_name = _("deck check")
+        verbose_name_plural = _("deck checks")
+
+    def __str__(self) -> str:
+        return f"{self.deck} v{self.format_version} {self.as_of}"
+
+
+class RecheckJob(models.Model):
+    """Re-checking every stored deck of a format after its ban list changed."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Checking decks")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="recheck_jobs")
+    format_version = models.PositiveIntegerField(_("format version"))
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    total_decks = models.PositiveIntegerField(_("decks"), default=0)
+    processed_decks = models.PositiveIntegerField(_("decks checked"), default=0)
+    became_illegal = models.JSONField(_("decks that became illegal"), default=list, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("deck re-check")
+        verbose_name_plural = _("deck re-checks")
+
+    def __str__(self) -> str:
+        return f"{self.format} v{self.format_version}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        if self.finished:
+            return 100
+        if not self.total_decks:
+            return 0
+        return min(99, self.processed_decks * 100 // self.total_decks)

@@ -1,0 +1,328 @@
+"""Loading formats and the card pool for the legality engine, and every write to decks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from cardpool.models import Card, CardSet, Game, Printing
+
+from .engine.check import Entry, Report, check_entries, resolve
+from .engine.model import MAIN, CardInfo, CardPool, FormatRules, PrintingInfo
+from .engine.model import BanEntry as BanRule
+from .engine.parser import parse_decklist
+from .models import Deck, DeckCheck, DeckEntry, Format, RecheckJob
+
+logger = logging.getLogger(__name__)
+
+# Codes that mean a line could not be turned into a stored entry.
+UNSTORABLE = frozenset({"PARSE_ERROR", "UNKNOWN_CARD", "UNKNOWN_PRINTING"})
+
+
+@dataclass
+class LoadedPool:
+    pool: CardPool
+    by_id: dict[int, CardInfo]
+    set_codes: dict[int, str]
+
+
+def format_rules(fmt: Format) -> FormatRules:
+    """The engine's view of a stored format (three queries)."""
+    bans = tuple(
+        BanRule(
+            card_key=ban.card.name_key,
+            set_code=ban.printing_set.code if ban.printing_set_id else None,
+            effective_from=ban.effective_from,
+            effective_until=ban.effective_until,
+            note=ban.note,
+        )
+        for ban in fmt.bans.select_related("card", "printing_set")
+    )
+    legal = frozenset(fmt.legal_sets.values_list("code", flat=True))
+    groups = tuple(
+        frozenset(card.name_key for card in group.cards.all())
+        for group in fmt.copy_groups.prefetch_related("cards")
+    )
+    return FormatRules(
+        slug=fmt.slug,
+        name=fmt.name,
+        game=fmt.game.slug,
+        version=fmt.version,
+        min_deck_size=fmt.min_deck_size,
+        max_deck_size=fmt.max_deck_size,
+        copy_limit=fmt.copy_limit,
+        exempt_unlimited=fmt.exempt_unlimited,
+        sideboard_min=fmt.sideboard_min,
+        sideboard_max=fmt.sideboard_max,
+        legal_sets=legal or None,
+        copy_groups=groups,
+        bans=bans,
+        leader_type=fmt.leader_type or None,
+        leader_count=fmt.leader_count,
+        rule_sections=dict(fmt.rule_sections),
+    )
+
+
+def load_pool(game: Game) -> LoadedPool:
+    """The whole card pool of a game, for the engine (three queries)."""
+    sets = {s.id: s for s in CardSet.objects.filter(game=game)}
+    printings: dict[int, list[PrintingInfo]] = {}
+    for card_id, set_id in Printing.objects.filter(card__game=game).values_list(
+        "card_id", "set_id"
+    ):
+        card_set = sets[set_id]
+        printings.setdefault(card_id, []).append(
+            PrintingInfo(card_set.code, card_set.name, card_set.is_beta)
+        )
+    by_id = {}
+    for row in Card.objects.filter(game=game).values(
+        "id",
+        "name",
+        "name_key",
+        "card_type",
+        "element",
+        "unlimited",
+        "deck_size_min",
+        "deck_size_max",
+    ):
+        by_id[row["id"]] = CardInfo(
+            key=row["name_key"],
+            name=row["name"],
+            card_type=row["card_type"],
+            element=row["element"],
+            unlimited=row["unlimited"],
+            printings=tuple(printings.get(row["id"], ())),
+            deck_size_min=row["deck_size_min"],
+            deck_size_max=row["deck_size_max"],
+        )
+    labels = {}
+    for card_set in sets.values():
+        for label in (card_set.code, card_set.name, *card_set.aliases):
+            labels.setdefault(label, card_set.code)
+    return LoadedPool(
+        pool=CardPool(by_id.values(), labels),
+        by_id=by_id,
+        set_codes={set_id: s.code for set_id, s in sets.items()},
+    )
+
+
+def check_text(text: str, fmt: Format, as_of: dt.date, loaded: LoadedPool | None = None) -> Report:
+    """Check a pasted decklist against a stored format."""
+    loaded = loaded or load_pool(fmt.game)
+    rules = format_rules(fmt)
+    entries, problems = resolve(parse_decklist(text), rules, loaded.pool)
+    return check_entries(entries, rules, as_of, problems=problems)
+
+
+class DeckNotStorable(Exception):
+    """The decklist has lines that name no known card or printing."""
+
+    def __init__(self, report: Report):
+        super().__init__("decklist has unreadable lines or unknown cards")
+        self.report = report
+        self.problems = [v for v in report.violations if v.code in UNSTORABLE]
+
+
+def save_deck(
+    *,
+    owner,
+    fmt: Format,
+    name: str,
+    text: str,
+    as_of: dt.date | None = None,
+    deck: Deck | None = None,
+) -> tuple[Deck, Report]:
+    """Create ``deck`` (or replace its name, format and cards) from a pasted decklist and
+    record a legality check. Illegal decks may be stored (players work on them); lines
+    that name no known card cannot, and raise :class:`DeckNotStorable` with nothing written.
+    """
+    as_of = as_of or timezone.localdate()
+    loaded = load_pool(fmt.game)
+    report = check_text(text, fmt, as_of, loaded)
+    if any(v.code in UNSTORABLE for v in report.violations):
+        raise DeckNotStorable(report)
+    card_ids = {info.key: card_id for card_id, info in loaded.by_id.items()}
+    set_ids = {code: set_id for set_id, code in loaded.set_codes.items()}
+    with transaction.atomic():
+        if deck is None:
+            deck = Deck.objects.create(owner=owner, format=fmt, name=name)
+        else:
+            deck.format, deck.name = fmt, name
+            deck.save(update_fields=["format", "name", "updated_at"])
+            deck.entries.all().delete()
+        DeckEntry.objects.bulk_create(
+            DeckEntry(
+                deck=deck,
+                card_id=card_ids[entry.card.key],
+                printing_set_id=set_ids[entry.set_code] if entry.set_code else None,
+                count=entry.count,
+                section=entry.section,
+                position=position,
+            )
+            for position, entry in enumerate(report.entries)
+        )
+        record_check(deck, report)
+    return deck, report
+
+
+def record_check(deck: Deck, report: Report) -> DeckCheck:
+    return DeckCheck.objects.create(
+        deck=deck,
+        format_version=report.format_version,
+        as_of=report.as_of,
+        legal=report.legal,
+        report=report.as_dict(),
+    )
+
+
+def duplicate_deck(deck: Deck, *, owner) -> Deck:
+    """A copy of ``deck`` (cards and latest check) owned by ``owner``."""
+    with transaction.atomic():
+        copy = Deck.objects.create(owner=owner, format=deck.format, name=f"{deck.name} (2)")
+        DeckEntry.objects.bulk_create(
+            DeckEntry(
+                deck=copy,
+                card_id=e.card_id,
+                printing_set_id=e.printing_set_id,
+                count=e.count,
+                section=e.section,
+                position=e.position,
+            )
+            for e in deck.entries.all()
+        )
+        latest = deck.checks.first()
+        if latest is not None:
+            DeckCheck.objects.create(
+                deck=copy,
+                format_version=latest.format_version,
+                as_of=latest.as_of,
+                legal=latest.legal,
+                report=latest.report,
+            )
+    return copy
+
+
+def delete_deck(deck: Deck) -> None:
+    deck.delete()
+
+
+def deck_text(deck: Deck) -> str:
+    """The deck as a decklist that :func:`save_deck` reads back to the same cards."""
+    lines, side = [], []
+    for entry in deck.entries.select_related("card", "printing_set"):
+        qualifier = f" [{entry.printing_set.code}]" if entry.printing_set_id else ""
+        line = f"{entry.count} {entry.card.name}{qualifier}"
+        (lines if entry.section == MAIN else side).append(line)
+    if side:
+        lines += ["", "サイドボード", *side]
+    return "\n".join(lines) + "\n"
+
+
+def stored_entries(deck_ids: list[int], loaded: LoadedPool) -> dict[int, list[Entry]]:
+    """The engine entries of many stored decks in one query."""
+    found: dict[int, list[Entry]] = {deck_id: [] for deck_id in deck_ids}
+    rows = (
+        DeckEntry.objects.filter(deck_id__in=deck_ids)
+        .order_by("deck_id", "section", "position")
+        .values_list("deck_id", "card_id", "printing_set_id", "count", "section")
+    )
+    for deck_id, card_id, set_id, count, section in rows:
+        set_code = loaded.set_codes[set_id] if set_id else None
+        found[deck_id].append(Entry(loaded.by_id[card_id], count, section, set_code))
+    return found
+
+
+# --- ban-list changes ---------------------------------------------------------------
+
+
+def format_changed(fmt: Format, *, reason: str, user=None) -> RecheckJob:
+    """Record a change of ``fmt`` or its ban list: bump its version and queue a re-check of
+    every stored deck of the format (after this transaction commits)."""
+    from .tasks import recheck_format_decks
+
+    Format.objects.filter(pk=fmt.pk).update(version=F("version") + 1)
+    fmt.refresh_from_db(fields=["version"])
+    job = RecheckJob.objects.create(
+        format=fmt, format_version=fmt.version, reason=reason[:300], created_by=user
+    )
+    recheck_format_decks.delay_on_commit(job_id=job.pk)
+    return job
+
+
+CHUNK = 1000
+
+
+def run_recheck(job_id: int) -> RecheckJob | None:
+    """Check every deck of the job's format again; list those that were legal at their
+    previous check and are not any more. Harmless to run twice."""
+    claimed = RecheckJob.objects.filter(
+        pk=job_id, status__in=[RecheckJob.Status.PENDING, RecheckJob.Status.RUNNING]
+    ).update(status=RecheckJob.Status.RUNNING, processed_decks=0)
+    if claimed != 1:
+        return None
+    job = RecheckJob.objects.select_related("format__game").get(pk=job_id)
+    try:
+        became_illegal = _recheck(job)
+    except Exception as exc:
+        logger.exception("re-check job %s crashed", job_id)
+        job.status, job.error = RecheckJob.Status.FAILED, repr(exc)
+    else:
+        job.status, job.became_illegal = RecheckJob.Status.DONE, became_illegal
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "error", "became_illegal", "finished_at"])
+    return job
+
+
+def _recheck(job: RecheckJob) -> list[dict]:
+    fmt = job.format
+    rules = format_rules(fmt)
+    loaded = load_pool(fmt.game)
+    today = timezone.localdate()
+    decks = list(
+        Deck.objects.filter(format=fmt).order_by("id").values_list("id", "name", "owner__username")
+    )
+    RecheckJob.objects.filter(pk=job.pk).update(total_decks=len(decks))
+    previous = _latest_legality([deck_id for deck_id, _, _ in decks])
+    became_illegal = []
+    for start in range(0, len(decks), CHUNK):
+        chunk = decks[start : start + CHUNK]
+        entries = stored_entries([deck_id for deck_id, _, _ in chunk], loaded)
+        checks = []
+        for deck_id, name, owner in chunk:
+            report = check_entries(entries[deck_id], rules, today)
+            checks.append(
+                DeckCheck(
+                    deck_id=deck_id,
+                    format_version=rules.version,
+                    as_of=today,
+                    legal=report.legal,
+                    report=report.as_dict(),
+                )
+            )
+            if previous.get(deck_id, True) and not report.legal:
+                became_illegal.append(
+                    {"deck": deck_id, "name": name, "owner": owner, "codes": report.codes}
+                )
+        with transaction.atomic():
+            DeckCheck.objects.bulk_create(checks)
+        RecheckJob.objects.filter(pk=job.pk).update(processed_decks=start + len(chunk))
+    return became_illegal
+
+
+def _latest_legality(deck_ids: list[int]) -> dict[int, bool]:
+    """Whether each deck was legal at its latest check (decks never checked are absent)."""
+    latest: dict[int, bool] = {}
+    for start in range(0, len(deck_ids), CHUNK):
+        rows = (
+            DeckCheck.objects.filter(deck_id__in=deck_ids[start : start + CHUNK])
+            .order_by("deck_id", "checked_at", "id")
+            .values_list("deck_id", "legal")
+        )
+        for deck_id, legal in rows:
+            latest[deck_id] = legal  # later rows overwrite earlier ones
+    return latest
