@@ -233,7 +233,7 @@ def check_entries(
     )
 
 
-def _violation(rules: FormatRules, code: str, values: dict, **extra) -> Violation:
+def make_violation(rules: FormatRules, code: str, values: dict, **extra) -> Violation:
     message_en, message_ja = render(code, values)
     return Violation(code, rules.section(code), message_en, message_ja, **extra)
 
@@ -249,7 +249,7 @@ def _deck_size(rules, leaders, deck, main_count) -> list[Violation]:
         leader_count = sum(e.count for e in leaders)
         if leader_count != rules.leader_count:
             found.append(
-                _violation(
+                make_violation(
                     rules,
                     "LEADER_COUNT",
                     {
@@ -268,7 +268,7 @@ def _deck_size(rules, leaders, deck, main_count) -> list[Violation]:
             maximum = leader.deck_size_max if leader.deck_size_max is not None else maximum
     if minimum is not None and main_count < minimum:
         found.append(
-            _violation(
+            make_violation(
                 rules,
                 "DECK_TOO_SMALL",
                 {"count": main_count, "minimum": minimum},
@@ -277,7 +277,7 @@ def _deck_size(rules, leaders, deck, main_count) -> list[Violation]:
         )
     if maximum is not None and main_count > maximum:
         found.append(
-            _violation(
+            make_violation(
                 rules,
                 "DECK_TOO_LARGE",
                 {"count": main_count, "maximum": maximum},
@@ -293,12 +293,14 @@ def _sideboard_size(rules, side, side_count) -> list[Violation]:
     details = {"count": side_count, "minimum": rules.sideboard_min, "maximum": rules.sideboard_max}
     if rules.sideboard_max == 0:
         return [
-            _violation(rules, "SIDEBOARD_NOT_ALLOWED", details, lines=_lines(side), details=details)
+            make_violation(
+                rules, "SIDEBOARD_NOT_ALLOWED", details, lines=_lines(side), details=details
+            )
         ]
     if side_count > rules.sideboard_max:
-        return [_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
+        return [make_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
     if side_count < rules.sideboard_min:
-        return [_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
+        return [make_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
     return []
 
 
@@ -324,7 +326,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
             continue
         names = tuple(dict.fromkeys(e.card.name for e in group_entries))
         found.append(
-            _violation(
+            make_violation(
                 rules,
                 "TOO_MANY_COPIES",
                 {"name": "・".join(names), "count": count, "limit": rules.copy_limit},
@@ -396,7 +398,7 @@ def _printings(
             "printing_ja": f"（{set_name}版）" if set_name else "",
         }
         violations.append(
-            _violation(
+            make_violation(
                 rules,
                 code,
                 values,
