@@ -93,7 +93,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 MEDIA_ROOT = BASE_DIR / "media"
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "decks:deck_list"
+LOGOUT_REDIRECT_URL = "home"
 
 # Uploaded card files are kept whole in memory up to this size before Django spools them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
@@ -108,6 +110,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("THROTTLE_ANON", default="60/minute"),
+        "user": env_str("THROTTLE_USER", default="600/minute"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -146,6 +152,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", default="INFO")},
+    # Django's own console handler would print every record a second time via the root.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 
 if not DEBUG:

@@ -5,13 +5,19 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from cardpool.api import CardViewSet
+from decks.api import DeckViewSet
+from tournaments.accounts import signup
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
+router.register("decks", DeckViewSet, basename="deck")
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("cards/", include("cardpool.urls")),
+    path("decks/", include("decks.urls")),
+    path("accounts/signup/", signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(router.urls)),

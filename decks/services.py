@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -211,10 +212,11 @@ def delete_deck(deck: Deck) -> None:
     deck.delete()
 
 
-def deck_text(deck: Deck) -> str:
-    """The deck as a decklist that :func:`save_deck` reads back to the same cards."""
+def deck_text(entries: Iterable[DeckEntry]) -> str:
+    """A deck's entries (with card and printing_set loaded) as a decklist that
+    :func:`save_deck` reads back to the same cards."""
     lines, side = [], []
-    for entry in deck.entries.select_related("card", "printing_set"):
+    for entry in entries:
         qualifier = f" [{entry.printing_set.code}]" if entry.printing_set_id else ""
         line = f"{entry.count} {entry.card.name}{qualifier}"
         (lines if entry.section == MAIN else side).append(line)

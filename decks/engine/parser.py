@@ -64,7 +64,7 @@ def parse_decklist(text: str) -> ParsedDecklist:
     section = MAIN
     # Only real line ends count, so line numbers match what the player's editor shows
     # (str.splitlines would also split at U+2028, form feeds and the like).
-    for number, raw in enumerate(_LINE_END.split(text), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         original = raw.strip()
         line = unicodedata.normalize("NFKC", raw).strip()
         if not line or line.startswith(("#", "//")):
@@ -87,6 +87,11 @@ def parse_decklist(text: str) -> ParsedDecklist:
         count, name, qualifier = parsed
         lines.append(DeckLine(number, count, name, qualifier, line_section, original))
     return ParsedDecklist(tuple(lines), tuple(problems))
+
+
+def split_lines(text: str) -> list[str]:
+    """The decklist's lines as an editor numbers them."""
+    return _LINE_END.split(text)
 
 
 def _parse_card_line(line: str) -> tuple[int, str, str | None] | ParseProblem:

@@ -1,0 +1,141 @@
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .models import BanEntry, CopyGroup, Deck, DeckCheck, DeckEntry, Format, RecheckJob
+
+
+class BanEntryInline(admin.TabularInline):
+    model = BanEntry
+    extra = 0
+    autocomplete_fields = ["card", "printing_set"]
+
+
+class CopyGroupInline(admin.TabularInline):
+    model = CopyGroup
+    extra = 0
+    autocomplete_fields = ["cards"]
+
+
+@admin.register(Format)
+class FormatAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "game", "version", "min_deck_size", "copy_limit"]
+    list_filter = ["game"]
+    list_select_related = ["game"]
+    search_fields = ["name", "slug"]
+    readonly_fields = ["version"]
+    filter_horizontal = ["legal_sets"]
+    inlines = [BanEntryInline, CopyGroupInline]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if change and (form.has_changed() or any(f.has_changed() for f in formsets)):
+            _queue_recheck(request, form.instance, _("format edited in the admin"))
+
+
+@admin.register(BanEntry)
+class BanEntryAdmin(admin.ModelAdmin):
+    list_display = ["card", "printing_set", "format", "effective_from", "effective_until"]
+    list_filter = ["format"]
+    list_select_related = ["card", "printing_set", "format"]
+    autocomplete_fields = ["card", "printing_set"]
+    search_fields = ["card__name", "card__search_key"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        _queue_recheck(request, obj.format, _("ban list: %s saved") % obj)
+
+    def delete_model(self, request, obj):
+        fmt, label = obj.format, str(obj)
+        super().delete_model(request, obj)
+        _queue_recheck(request, fmt, _("ban list: %s removed") % label)
+
+    def delete_queryset(self, request, queryset):
+        formats = {ban.format for ban in queryset.select_related("format")}
+        super().delete_queryset(request, queryset)
+        for fmt in formats:
+            _queue_recheck(request, fmt, _("ban-list entries removed"))
+
+
+def _queue_recheck(request, fmt, reason):
+    job = services.format_changed(fmt, reason=str(reason), user=request.user)
+    url = reverse("admin:decks_recheckjob_progress", args=[job.pk])
+    messages.info(
+        request,
+        format_html(
+            '{} <a href="{}">{}</a>',
+            _("Every stored deck of this format is being checked again."),
+            url,
+            _("Follow the progress"),
+        ),
+    )
+
+
+class DeckEntryInline(admin.TabularInline):
+    model = DeckEntry
+    extra = 0
+    autocomplete_fields = ["card"]
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "format", "updated_at"]
+    list_filter = ["format"]
+    list_select_related = ["owner", "format"]
+    search_fields = ["name", "owner__username"]
+    inlines = [DeckEntryInline]
+
+
+@admin.register(DeckCheck)
+class DeckCheckAdmin(admin.ModelAdmin):
+    list_display = ["deck", "format_version", "as_of", "legal", "checked_at"]
+    list_filter = ["legal"]
+    list_select_related = ["deck"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RecheckJob)
+class RecheckJobAdmin(admin.ModelAdmin):
+    list_display = ["format", "format_version", "status", "total_decks", "created_at"]
+    list_filter = ["status", "format"]
+    list_select_related = ["format"]
+    readonly_fields = [f.name for f in RecheckJob._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/progress/",
+                self.admin_site.admin_view(self.progress_view),
+                name="decks_recheckjob_progress",
+            ),
+            *super().get_urls(),
+        ]
+
+    def progress_view(self, request, pk: int):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        job = get_object_or_404(RecheckJob.objects.select_related("format"), pk=pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Re-check of %s") % job.format,
+            "job": job,
+            "poll_url": reverse("admin:decks_recheckjob_progress", args=[job.pk]),
+        }
+        template = "admin/decks/recheck_progress.html"
+        if request.headers.get("HX-Request") == "true":
+            template = "admin/decks/_recheck_status.html"
+        return TemplateResponse(request, template, context)
