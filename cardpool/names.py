@@ -8,15 +8,13 @@ card. Different spellings of the same reading stay different cards (4−2−6: �
 
 from __future__ import annotations
 
-import re
 import unicodedata
-
-_WHITESPACE = re.compile(r"\s+", flags=re.UNICODE)
 
 
 def name_key(name: str) -> str:
     """The identity of a card name: NFKC, all whitespace removed."""
-    return _WHITESPACE.sub("", unicodedata.normalize("NFKC", name))
+    # str.split() splits at exactly the characters str.isspace() accepts, like \s does.
+    return "".join(unicodedata.normalize("NFKC", name).split())
 
 
 def search_key(text: str) -> str:

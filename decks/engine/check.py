@@ -11,6 +11,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 from cardpool.names import name_key
 
@@ -19,8 +20,7 @@ from .model import MAIN, SIDE, CardInfo, CardPool, FormatRules
 from .parser import ParsedDecklist, parse_decklist
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """A resolved decklist line: ``count`` copies of ``card`` in ``section``; ``set_code``
     is the printing the player named, or None for "the card's legal printing"."""
 
@@ -216,8 +216,11 @@ def check_entries(
     legality, notices = _printings(rules, entries, as_of)
     violations += legality
 
-    by_type = Counter(e.card.card_type or "unknown" for e in deck for _ in range(e.count))
-    by_element = Counter(e.card.element or "none" for e in deck for _ in range(e.count))
+    by_type: Counter[str] = Counter()
+    by_element: Counter[str] = Counter()
+    for e in deck:
+        by_type[e.card.card_type or "unknown"] += e.count
+        by_element[e.card.element or "none"] += e.count
     violations.sort(key=lambda v: (min(v.lines, default=0), v.code))
     return Report(
         format=rules.slug,
@@ -341,10 +344,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
 def _printings(
     rules: FormatRules, entries: list[Entry], as_of: dt.date
 ) -> tuple[list[Violation], list[Notice]]:
-    bans = defaultdict(list)
-    for ban in rules.bans:
-        if ban.in_force(as_of):
-            bans[ban.card_key].append(ban)
+    bans = rules.bans_in_force(as_of)
 
     def set_legal(code: str) -> bool:
         return rules.legal_sets is None or code in rules.legal_sets
@@ -355,11 +355,20 @@ def _printings(
     # (code, card key, set code) -> entries, so one card on two lines is one violation.
     problems: dict[tuple, list[Entry]] = defaultdict(list)
     unknown: dict[str, list[Entry]] = defaultdict(list)
+    legal_sets = rules.legal_sets
     for entry in entries:
         card = entry.card
         if entry.unresolved:
             continue
-        if any(ban.set_code is None for ban in bans.get(card.key, ())):
+        card_bans = bans.get(card.key)
+        if card_bans is None and card.printings:
+            # The common case, kept fast: no ban on this card.
+            if entry.set_code is None:
+                if legal_sets is None or any(p.set_code in legal_sets for p in card.printings):
+                    continue
+            elif legal_sets is None or entry.set_code in legal_sets:
+                continue
+        if any(ban.set_code is None for ban in card_bans or ()):
             problems[("BANNED", card.key, None)].append(entry)
         elif entry.set_code is not None:
             if banned(card, entry.set_code):

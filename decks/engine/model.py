@@ -67,8 +67,22 @@ class FormatRules:
     # Rule section cited for each violation code, e.g. {"TOO_MANY_COPIES": "1−2−3"}.
     rule_sections: Mapping[str, str] = field(default_factory=dict)
 
+    # Cache of bans_in_force(), filled on first use for each date.
+    _bans_on: dict = field(default_factory=dict, compare=False, repr=False)
+
     def section(self, code: str) -> str:
         return self.rule_sections.get(code, "")
+
+    def bans_in_force(self, as_of: dt.date) -> dict[str, tuple[BanEntry, ...]]:
+        """Card key -> the ban entries in force on ``as_of``."""
+        found = self._bans_on.get(as_of)
+        if found is None:
+            grouped: dict[str, list[BanEntry]] = {}
+            for ban in self.bans:
+                if ban.in_force(as_of):
+                    grouped.setdefault(ban.card_key, []).append(ban)
+            found = self._bans_on[as_of] = {key: tuple(v) for key, v in grouped.items()}
+        return found
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .model import MAIN, SIDE
 
@@ -26,16 +27,19 @@ MAX_COUNT = 999
 
 _SIDE_HEADINGS = {"サイドボード", "拡張メモリ", "sideboard", "sb", "side", "サイド"}
 _MAIN_HEADINGS = {"メイン", "メインデッキ", "デッキ", "main", "maindeck", "deck", "mainboard"}
+# Headings may be decorated (【サイドボード】, "Sideboard:"); anything longer is a card line.
+_LONGEST_HEADING = 24
 _HEADING_TRIM = " \t:：-=*【】[]〔〕()<>「」『』《》"
 
 _COUNT_FIRST = re.compile(r"^(\d+)\s*(?:[x×]|枚)?\s+(\S.*)$|^(\d+)\s*(?:[x×]|枚)\s*(\S.*)$")
 _COUNT_LAST = re.compile(r"^(\S.*?)\s*(?:[x×]\s*(\d+)|(\d+)\s*枚)$")
+_WORD = re.compile(r"[^\W_]")
+_SIDE_PREFIX = re.compile(r"^(?:sb|sideboard)\s*:\s*(\S.*)$", flags=re.IGNORECASE)
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _QUALIFIER = re.compile(r"^(\S.*?)\s*[(\[]([^()\[\]]+)[)\]]$")
 
 
-@dataclass(frozen=True)
-class DeckLine:
+class DeckLine(NamedTuple):  # a tuple: built once per line, so it must be cheap
     line: int
     count: int
     name: str
@@ -69,15 +73,16 @@ def parse_decklist(text: str) -> ParsedDecklist:
         line = unicodedata.normalize("NFKC", raw).strip()
         if not line or line.startswith(("#", "//")):
             continue
-        heading = line.strip(_HEADING_TRIM).casefold().replace(" ", "")
-        if heading in _SIDE_HEADINGS:
-            section = SIDE
-            continue
-        if heading in _MAIN_HEADINGS:
-            section = MAIN
-            continue
+        if len(line) <= _LONGEST_HEADING:
+            heading = line.strip(_HEADING_TRIM).casefold().replace(" ", "")
+            if heading in _SIDE_HEADINGS:
+                section = SIDE
+                continue
+            if heading in _MAIN_HEADINGS:
+                section = MAIN
+                continue
         line_section = section
-        prefix = re.match(r"^(?:sb|sideboard)\s*:\s*(\S.*)$", line, flags=re.IGNORECASE)
+        prefix = _SIDE_PREFIX.match(line)
         if prefix:
             line, line_section = prefix.group(1), SIDE
         parsed = _parse_card_line(line)
@@ -107,7 +112,7 @@ def _parse_card_line(line: str) -> tuple[int, str, str | None] | ParseProblem:
             name = match.group(1)
             count_text = match.group(2) or match.group(3)
     name = name.strip()
-    if not name or not any(char.isalnum() for char in name):
+    if not _WORD.search(name):
         return ParseProblem(0, line, "no card name on this line", "この行にカード名がありません")
     count = 1
     if count_text is not None:

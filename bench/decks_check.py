@@ -1,0 +1,114 @@
+"""Parse and check generated decklists against a generated card pool (pure engine).
+
+    .venv/bin/python bench/decks_check.py [--decks 10000] [--cards 2000] [--repeat 3]
+
+Target (issue 3): at least 5,000 decklists per second in one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardpool.names import name_key  # noqa: E402
+from decks.engine.check import check_decklist  # noqa: E402
+from decks.engine.model import BanEntry, CardInfo, CardPool, FormatRules, PrintingInfo  # noqa: E402
+
+TYPES = ["CHARACTER", "NAVIGATOR", "SPELL", "EVENT", "ITEM"]
+ELEMENTS = ["火", "水", "風", "地", "空"]
+SETS = ["beta", "base", "setup", "first", "second", "promo", "third"]
+KANA = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ"
+
+
+def make_pool(size: int, rng: random.Random) -> tuple[CardPool, list[CardInfo]]:
+    cards = []
+    names = set()
+    while len(cards) < size:
+        name = "".join(rng.choice(KANA) for _ in range(rng.randint(3, 7)))
+        if name in names:
+            continue
+        names.add(name)
+        printings = tuple(
+            PrintingInfo(code, code, code == "beta") for code in rng.sample(SETS, rng.randint(1, 2))
+        )
+        card_type = rng.choice(TYPES)
+        cards.append(
+            CardInfo(
+                key=name_key(name),
+                name=name,
+                card_type=card_type,
+                element=rng.choice(ELEMENTS),
+                unlimited=card_type == "NAVIGATOR" and rng.random() < 0.2,
+                printings=printings,
+            )
+        )
+    labels = {code: code for code in SETS} | {"β": "beta", "基本セット": "base"}
+    return CardPool(cards, labels), cards
+
+
+def make_decklist(cards: list[CardInfo], rng: random.Random) -> str:
+    target = rng.randint(50, 70)
+    lines, total = [], 0
+    while total < target:
+        card = rng.choice(cards)
+        count = min(rng.choice([1, 2, 3, 4, 4, 4]), target - total)
+        form = rng.randrange(4)
+        if form == 0:
+            lines.append(f"{count} {card.name}")
+        elif form == 1:
+            lines.append(f"{card.name} ×{count}")
+        elif form == 2:
+            lines.append(f"〔{card.name}〕 {count}枚")
+        else:
+            lines.append(f"{count} {card.name} [{card.printings[0].set_code}]")
+        total += count
+    side = [f"{rng.randint(1, 3)} {rng.choice(cards).name}" for _ in range(rng.randint(0, 5))]
+    if side:
+        lines += ["", "サイドボード", *side]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--decks", type=int, default=10_000)
+    parser.add_argument("--cards", type=int, default=2_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    rng = random.Random(20021)
+    pool, cards = make_pool(args.cards, rng)
+    bans = tuple(BanEntry(card.key, "beta", dt.date(2002, 4, 1)) for card in cards[:30])
+    rules = FormatRules(
+        slug="crossover",
+        name="bench",
+        game="crossover",
+        min_deck_size=50,
+        copy_limit=4,
+        sideboard_max=20,
+        legal_sets=frozenset(SETS[:-1]),
+        bans=bans,
+    )
+    decklists = [make_decklist(cards, rng) for _ in range(args.decks)]
+    lines = sum(text.count("\n") + 1 for text in decklists)
+    as_of = dt.date(2002, 4, 1)
+    best = float("inf")
+    legal = 0
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        reports = [check_decklist(text, rules, as_of, pool) for text in decklists]
+        best = min(best, time.perf_counter() - start)
+        legal = sum(report.legal for report in reports)
+    print(
+        f"{args.decks} decklists ({lines} lines, pool of {args.cards} cards): "
+        f"best of {args.repeat}: {best:.3f} s = {args.decks / best:,.0f} decklists/s "
+        f"({legal} legal); target >= 5,000/s: {'met' if args.decks / best >= 5000 else 'NOT met'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
