@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardpool.names import name_key  # noqa: E402
-from decks.engine.check import check_decklist  # noqa: E402
-from decks.engine.model import BanEntry, CardInfo, CardPool, FormatRules, PrintingInfo  # noqa: E402
+from cardpool.names import name_key
+from decks.engine.check import check_decklist
+from decks.engine.model import BanEntry, CardInfo, CardPool, FormatRules, PrintingInfo
 
 TYPES = ["CHARACTER", "NAVIGATOR", "SPELL", "EVENT", "ITEM"]
 ELEMENTS = ["火", "水", "風", "地", "空"]
