@@ -303,7 +303,7 @@ def _sideboard_size(rules, side, side_count) -> list[Violation]:
     if side_count > rules.sideboard_max:
         return [make_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
     if side_count < rules.sideboard_min:
-        return [make_violation(rules, "SIDEBOARD_TOO_LARGE", details, details=details)]
+        return [make_violation(rules, "SIDEBOARD_TOO_SMALL", details, details=details)]
     return []
 
 

@@ -32,6 +32,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The sideboard has {count} cards; it may have 0, or {minimum} to {maximum}.",
         "サイドボードが{count}枚です。0枚か、{minimum}〜{maximum}枚にしてください。",
     ),
+    "SIDEBOARD_TOO_SMALL": (
+        "The sideboard has {count} cards; it may have 0, or {minimum} to {maximum}.",
+        "サイドボードが{count}枚です。0枚か、{minimum}〜{maximum}枚にしてください。",
+    ),
     "SIDEBOARD_NOT_ALLOWED": (
         "This format has no sideboard, but {count} cards are listed in one.",
         "このフォーマットではサイドボードを使えませんが、{count}枚あります。",

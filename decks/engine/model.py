@@ -67,8 +67,10 @@ class FormatRules:
     # Rule section cited for each violation code, e.g. {"TOO_MANY_COPIES": "1−2−3"}.
     rule_sections: Mapping[str, str] = field(default_factory=dict)
 
-    # Cache of bans_in_force(), filled on first use for each date.
-    _bans_on: dict = field(default_factory=dict, compare=False, repr=False)
+    # Cache of bans_in_force(), filled on first use for each date. Not an __init__ argument,
+    # so dataclasses.replace() (e.g. with other bans) starts a fresh cache instead of
+    # sharing this one.
+    _bans_on: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def section(self, code: str) -> str:
         return self.rule_sections.get(code, "")

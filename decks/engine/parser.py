@@ -31,8 +31,12 @@ _MAIN_HEADINGS = {"メイン", "メインデッキ", "デッキ", "main", "maind
 _LONGEST_HEADING = 24
 _HEADING_TRIM = " \t:：-=*【】[]〔〕()<>「」『』《》"
 
-_COUNT_FIRST = re.compile(r"^(\d+)\s*(?:[x×]|枚)?\s+(\S.*)$|^(\d+)\s*(?:[x×]|枚)\s*(\S.*)$")
-_COUNT_LAST = re.compile(r"^(\S.*?)\s*(?:[x×]\s*(\d+)|(\d+)\s*枚)$")
+# A heading may carry the section's size: "サイドボード（15枚）", "Sideboard (15)", "Main: 50".
+_HEADING_SIZE = re.compile(r"\d+\s*(?:枚|cards?)?\s*[)\]】]?\s*$", flags=re.IGNORECASE)
+_COUNT_FIRST = re.compile(
+    r"^(\d+)\s*(?:[x×]|枚)?\s+(\S.*)$|^(\d+)\s*(?:[x×]|枚)\s*(\S.*)$", flags=re.IGNORECASE
+)
+_COUNT_LAST = re.compile(r"^(\S.*?)\s*(?:[x×]\s*(\d+)|(\d+)\s*枚)$", flags=re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]")
 _SIDE_PREFIX = re.compile(r"^(?:sb|sideboard)\s*:\s*(\S.*)$", flags=re.IGNORECASE)
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -74,7 +78,7 @@ def parse_decklist(text: str) -> ParsedDecklist:
         if not line or line.startswith(("#", "//")):
             continue
         if len(line) <= _LONGEST_HEADING:
-            heading = line.strip(_HEADING_TRIM).casefold().replace(" ", "")
+            heading = _HEADING_SIZE.sub("", line).strip(_HEADING_TRIM).casefold().replace(" ", "")
             if heading in _SIDE_HEADINGS:
                 section = SIDE
                 continue

@@ -33,17 +33,19 @@ def check_swap(
     into: Mapping[str, int],
 ) -> SwapResult:
     """Move ``out`` (card name → copies) from the deck to the sideboard and ``into`` from the
-    sideboard to the deck. Returns the resulting deck and sideboard, or the violations."""
+    sideboard to the deck. Returns the resulting deck and sideboard, or the violations.
+    A negative count would move cards in from outside the registered lists, so it is
+    refused like a count larger than the cards available."""
     main, side = Counter(registered_main), Counter(registered_side)
     violations = []
     for name, count in sorted(out.items()):
-        if count > main[name]:
+        if count < 0 or count > main[name]:
             values = {"name": name, "count": count, "available": main[name]}
             violations.append(
                 make_violation(rules, "SWAP_NOT_IN_DECK", values, cards=(name,), details=values)
             )
     for name, count in sorted(into.items()):
-        if count > side[name]:
+        if count < 0 or count > side[name]:
             values = {"name": name, "count": count, "available": side[name]}
             violations.append(
                 make_violation(
