@@ -1,5 +1,6 @@
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import get_language
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -29,6 +30,7 @@ class CheckRequestSerializer(serializers.Serializer):
 class ViolationSerializer(serializers.Serializer):
     code = serializers.CharField()
     rule = serializers.CharField()
+    message = serializers.CharField(help_text="In the request's language (Accept-Language).")
     message_en = serializers.CharField()
     message_ja = serializers.CharField()
     cards = serializers.ListField(child=serializers.CharField())
@@ -170,4 +172,4 @@ class DeckViewSet(viewsets.ViewSet):
         report = services.check_text(
             data["decklist"], data["format"], data.get("as_of") or timezone.localdate()
         )
-        return Response(report.as_dict())
+        return Response(report.as_dict(language=get_language()))

@@ -7,6 +7,13 @@ from .models import Format
 MAX_DECKLIST_CHARS = 20_000
 
 
+def not_blank(text: str) -> None:
+    # The decklist is not stripped (line numbers must match the player's editor), so a
+    # text of only spaces and line breaks must be refused here.
+    if not text.strip():
+        raise forms.ValidationError(forms.Field.default_error_messages["required"], "required")
+
+
 class FormatChoiceField(forms.ModelChoiceField):
     def __init__(self, **kwargs):
         super().__init__(
@@ -28,6 +35,8 @@ class CheckForm(forms.Form):
     decklist = forms.CharField(
         label=_("Decklist"),
         max_length=MAX_DECKLIST_CHARS,
+        strip=False,
+        validators=[not_blank],
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false"}),
         help_text=_(
             "One card per line, e.g. “4 森原さとみ”; a line “サイドボード” starts the sideboard."

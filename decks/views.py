@@ -19,7 +19,12 @@ def check_deck(request):
         report = services.check_text(
             form.cleaned_data["decklist"], form.cleaned_data["format"], form.cleaned_data["as_of"]
         )
-    context = {"form": form, "report": report, "lines": _report_lines(form, report)}
+    context = {
+        "form": form,
+        "report": report,
+        "format": form.cleaned_data["format"] if report else None,
+        "lines": _report_lines(form, report),
+    }
     if request.headers.get("HX-Request") == "true":
         return render(request, "decks/_report.html", context)
     return render(request, "decks/check.html", context)

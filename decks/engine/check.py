@@ -82,8 +82,10 @@ class Report:
                 found[line].append(violation)
         return dict(found)
 
-    def as_dict(self) -> dict:
-        return {
+    def as_dict(self, language: str | None = None) -> dict:
+        """The report as plain data. With ``language`` ("en", "ja", "ja-jp"…) every
+        violation and notice also gets ``message`` in that language."""
+        data = {
             "format": self.format,
             "format_version": self.format_version,
             "as_of": self.as_of.isoformat(),
@@ -100,6 +102,11 @@ class Report:
                 {**asdict(n), "cards": list(n.cards), "lines": list(n.lines)} for n in self.notices
             ],
         }
+        if language is not None:
+            key = "message_ja" if language.lower().startswith("ja") else "message_en"
+            for item in data["violations"] + data["notices"]:
+                item["message"] = item[key]
+        return data
 
 
 def check_decklist(text: str, rules: FormatRules, as_of: dt.date, pool: CardPool) -> Report:

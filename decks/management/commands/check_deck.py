@@ -45,7 +45,9 @@ class Command(BaseCommand):
             ) from None
         report = check_text(text, fmt, day or timezone.localdate())
         if as_json:
-            self.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+            self.stdout.write(
+                json.dumps(report.as_dict(language=language), ensure_ascii=False, indent=2)
+            )
         else:
             self._print(report, language)
         if not report.legal:
@@ -67,7 +69,8 @@ class Command(BaseCommand):
             ) from None
 
     def _print(self, report, language: str) -> None:
-        verdict = "LEGAL" if report.legal else f"NOT LEGAL ({len(report.violations)} problems)"
+        count = len(report.violations)
+        verdict = "LEGAL" if report.legal else f"NOT LEGAL ({count} problem{'s' * (count != 1)})"
         self.stdout.write(
             f"{verdict} — {report.format} v{report.format_version} as of {report.as_of}"
         )
