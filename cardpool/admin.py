@@ -1,10 +1,12 @@
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
+
+from config.jobs import JobProgressAdminMixin
 
 from .models import Card, CardSet, Game, ImportJob, Printing
 from .services import create_import_job
@@ -65,8 +67,8 @@ class ImportUploadForm(forms.Form):
 
 
 @admin.register(ImportJob)
-class ImportJobAdmin(admin.ModelAdmin):
-    list_display = ["filename", "game", "status", "total_rows", "created_by", "created_at"]
+class ImportJobAdmin(JobProgressAdminMixin, admin.ModelAdmin):
+    list_display = ["filename", "game", "status", "total", "created_by", "created_at"]
     list_filter = ["status", "game"]
     list_select_related = ["game", "created_by"]
     exclude = ["content"]
@@ -74,34 +76,31 @@ class ImportJobAdmin(admin.ModelAdmin):
         "game",
         "filename",
         "status",
-        "total_rows",
-        "processed_rows",
+        "total",
+        "done",
         "report",
         "created_by",
         "created_at",
         "finished_at",
     ]
+    status_template = "admin/cardpool/_import_status.html"
 
     def has_change_permission(self, request, obj=None):
         return False  # an import is a record; fix data on the cards, not on the job
 
     def get_urls(self):
-        urls = [
-            path(
-                "upload/",
-                self.admin_site.admin_view(self.upload_view),
-                name="cardpool_importjob_upload",
-            ),
-            path(
-                "<int:pk>/progress/",
-                self.admin_site.admin_view(self.progress_view),
-                name="cardpool_importjob_progress",
-            ),
-        ]
-        return urls + super().get_urls()
+        upload = path(
+            "upload/",
+            self.admin_site.admin_view(self.upload_view),
+            name="cardpool_importjob_upload",
+        )
+        return [upload, *super().get_urls()]
 
     def add_view(self, request, form_url="", extra_context=None):
         return redirect("admin:cardpool_importjob_upload")
+
+    def progress_context(self, job) -> dict:
+        return {"errors": job.report.get("errors", [])}
 
     def upload_view(self, request):
         if not self.has_add_permission(request):
@@ -115,7 +114,7 @@ class ImportJobAdmin(admin.ModelAdmin):
                 content=upload.read(),
                 user=request.user,
             )
-            return redirect("admin:cardpool_importjob_progress", pk=job.pk)
+            return redirect(self.progress_url(job))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -123,20 +122,3 @@ class ImportJobAdmin(admin.ModelAdmin):
             "form": form,
         }
         return TemplateResponse(request, "admin/cardpool/import_upload.html", context)
-
-    def progress_view(self, request, pk: int):
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        job = get_object_or_404(ImportJob.objects.select_related("game"), pk=pk)
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": _("Card import: %s") % job.filename,
-            "job": job,
-            "errors": job.report.get("errors", []),
-            "poll_url": reverse("admin:cardpool_importjob_progress", args=[job.pk]),
-        }
-        template = "admin/cardpool/import_progress.html"
-        if request.headers.get("HX-Request") == "true":
-            template = "admin/cardpool/_import_status.html"
-        return TemplateResponse(request, template, context)

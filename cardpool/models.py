@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from config.jobs import TrackedJob
 
 from .names import name_key, search_key
 from .printings import newest, release_key
@@ -185,46 +186,21 @@ class Printing(models.Model):
         return f"{label} {self.number})" if self.number else f"{label})"
 
 
-class ImportJob(models.Model):
-    """A card file uploaded in the admin, imported by a Celery task."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("Waiting")
-        RUNNING = "running", _("Checking rows")
-        DONE = "done", _("Imported")
-        FAILED = "failed", _("Rejected")
+class ImportJob(TrackedJob):
+    """A card file uploaded in the admin, imported by a Celery task (``total`` and ``done``
+    count rows)."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="import_jobs")
     filename = models.CharField(_("file name"), max_length=255)
     content = models.BinaryField(_("file content"))
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
-    )
-    total_rows = models.PositiveIntegerField(_("rows"), default=0)
-    processed_rows = models.PositiveIntegerField(_("rows checked"), default=0)
     report = models.JSONField(_("report"), default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(TrackedJob.Meta):
         verbose_name = _("card import")
         verbose_name_plural = _("card imports")
 
     def __str__(self) -> str:
-        return f"{self.filename} ({self.get_status_display()})"
+        return self.filename
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
-
-    @property
-    def percent(self) -> int:
-        if self.finished:
-            return 100
-        if not self.total_rows:
-            return 0
-        return min(99, self.processed_rows * 100 // self.total_rows)
+    def progress_text(self) -> str:
+        return _("%(done)s of %(total)s rows checked") % {"done": self.done, "total": self.total}

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 
 from .importing import (
     CARD_FIELDS,
@@ -191,34 +190,28 @@ def run_import_job(job_id: int) -> ImportJob | None:
     Harmless to run twice: a finished job is left alone, and an unfinished one (say its
     worker died) is simply imported again, which writes all rows or none.
     """
-    claimed = ImportJob.objects.filter(
-        pk=job_id, status__in=[ImportJob.Status.PENDING, ImportJob.Status.RUNNING]
-    ).update(status=ImportJob.Status.RUNNING, processed_rows=0)
-    if claimed != 1:
+    if not ImportJob.claim(job_id):
         logger.info("import job %s is finished or gone; nothing to do", job_id)
         return None
     job = ImportJob.objects.select_related("game").get(pk=job_id)
-
-    def progress(done: int, total: int) -> None:
-        ImportJob.objects.filter(pk=job_id).update(processed_rows=done, total_rows=total)
-
     try:
         summary = import_cards(
-            bytes(job.content), game=job.game, filename=job.filename, progress=progress
+            bytes(job.content),
+            game=job.game,
+            filename=job.filename,
+            progress=lambda done, total: ImportJob.report_progress(job_id, done, total),
         )
     except ImportRejected as rejected:
-        job.status = ImportJob.Status.FAILED
-        job.report = {"errors": [error.as_dict() for error in rejected.errors]}
+        job.finish(
+            ImportJob.Status.FAILED, report={"errors": [e.as_dict() for e in rejected.errors]}
+        )
     except Exception as exc:
         # Not the file's fault (a database failure, say). The import rolled back; the job
         # must not stay "running" for ever, so it ends failed with the reason shown.
         logger.exception("import job %s crashed", job_id)
-        job.status = ImportJob.Status.FAILED
-        job.report = {"errors": [{"row": 0, "field": "", "reason": f"internal error: {exc!r}"}]}
+        error = {"row": 0, "field": "", "reason": f"internal error: {exc!r}"}
+        job.finish(ImportJob.Status.FAILED, report={"errors": [error]})
     else:
-        job.status = ImportJob.Status.DONE
-        job.report = summary.as_dict()
-    job.finished_at = timezone.now()
-    job.save(update_fields=["status", "report", "finished_at"])
-    job.refresh_from_db(fields=["processed_rows", "total_rows"])
+        job.finish(ImportJob.Status.DONE, report=summary.as_dict())
+    job.refresh_from_db(fields=["done", "total"])
     return job

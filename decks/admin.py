@@ -1,10 +1,9 @@
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+
+from config.jobs import JobProgressAdminMixin
 
 from . import services
 from .models import BanEntry, CopyGroup, Deck, DeckCheck, DeckEntry, Format, RecheckJob
@@ -102,40 +101,15 @@ class DeckCheckAdmin(admin.ModelAdmin):
 
 
 @admin.register(RecheckJob)
-class RecheckJobAdmin(admin.ModelAdmin):
-    list_display = ["format", "format_version", "status", "total_decks", "created_at"]
+class RecheckJobAdmin(JobProgressAdminMixin, admin.ModelAdmin):
+    list_display = ["format", "format_version", "status", "total", "created_at"]
     list_filter = ["status", "format"]
     list_select_related = ["format"]
     readonly_fields = [f.name for f in RecheckJob._meta.fields]
+    status_template = "admin/decks/_recheck_status.html"
 
     def has_add_permission(self, request):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
-
-    def get_urls(self):
-        return [
-            path(
-                "<int:pk>/progress/",
-                self.admin_site.admin_view(self.progress_view),
-                name="decks_recheckjob_progress",
-            ),
-            *super().get_urls(),
-        ]
-
-    def progress_view(self, request, pk: int):
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        job = get_object_or_404(RecheckJob.objects.select_related("format"), pk=pk)
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": _("Re-check of %s") % job.format,
-            "job": job,
-            "poll_url": reverse("admin:decks_recheckjob_progress", args=[job.pk]),
-        }
-        template = "admin/decks/recheck_progress.html"
-        if request.headers.get("HX-Request") == "true":
-            template = "admin/decks/_recheck_status.html"
-        return TemplateResponse(request, template, context)

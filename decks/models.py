@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from cardpool.models import Card, CardSet, CardType, Game
+from config.jobs import TrackedJob
 
 
 class Format(models.Model):
@@ -203,47 +204,26 @@ class DeckCheck(models.Model):
         return f"{self.deck} v{self.format_version} {self.as_of}"
 
 
-class RecheckJob(models.Model):
-    """Re-checking every stored deck of a format after its ban list changed."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("Waiting")
-        RUNNING = "running", _("Checking decks")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+class RecheckJob(TrackedJob):
+    """Re-checking every stored deck of a format after it or its ban list changed
+    (``total`` and ``done`` count decks)."""
 
     format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="recheck_jobs")
     format_version = models.PositiveIntegerField(_("format version"))
     reason = models.CharField(_("reason"), max_length=300, blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
-    )
-    total_decks = models.PositiveIntegerField(_("decks"), default=0)
-    processed_decks = models.PositiveIntegerField(_("decks checked"), default=0)
     became_illegal = models.JSONField(_("decks that became illegal"), default=list, blank=True)
     error = models.TextField(_("error"), blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(TrackedJob.Meta):
         verbose_name = _("deck re-check")
         verbose_name_plural = _("deck re-checks")
 
     def __str__(self) -> str:
         return f"{self.format} v{self.format_version}"
 
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
-
-    @property
-    def percent(self) -> int:
-        if self.finished:
-            return 100
-        if not self.total_decks:
-            return 0
-        return min(99, self.processed_decks * 100 // self.total_decks)
+    def progress_text(self) -> str:
+        return _("%(done)s of %(total)s decks checked against version %(version)s") % {
+            "done": self.done,
+            "total": self.total,
+            "version": self.format_version,
+        }

@@ -262,21 +262,16 @@ CHUNK = 1000
 def run_recheck(job_id: int) -> RecheckJob | None:
     """Check every deck of the job's format again; list those that were legal at their
     previous check and are not any more. Harmless to run twice."""
-    claimed = RecheckJob.objects.filter(
-        pk=job_id, status__in=[RecheckJob.Status.PENDING, RecheckJob.Status.RUNNING]
-    ).update(status=RecheckJob.Status.RUNNING, processed_decks=0)
-    if claimed != 1:
+    if not RecheckJob.claim(job_id):
         return None
     job = RecheckJob.objects.select_related("format__game").get(pk=job_id)
     try:
         became_illegal = _recheck(job)
     except Exception as exc:
         logger.exception("re-check job %s crashed", job_id)
-        job.status, job.error = RecheckJob.Status.FAILED, repr(exc)
+        job.finish(RecheckJob.Status.FAILED, error=repr(exc))
     else:
-        job.status, job.became_illegal = RecheckJob.Status.DONE, became_illegal
-    job.finished_at = timezone.now()
-    job.save(update_fields=["status", "error", "became_illegal", "finished_at"])
+        job.finish(RecheckJob.Status.DONE, became_illegal=became_illegal)
     return job
 
 
@@ -288,7 +283,7 @@ def _recheck(job: RecheckJob) -> list[dict]:
     decks = list(
         Deck.objects.filter(format=fmt).order_by("id").values_list("id", "name", "owner__username")
     )
-    RecheckJob.objects.filter(pk=job.pk).update(total_decks=len(decks))
+    RecheckJob.report_progress(job.pk, 0, len(decks))
     previous = _latest_legality([deck_id for deck_id, _, _ in decks])
     became_illegal = []
     for start in range(0, len(decks), CHUNK):
@@ -312,7 +307,7 @@ def _recheck(job: RecheckJob) -> list[dict]:
                 )
         with transaction.atomic():
             DeckCheck.objects.bulk_create(checks)
-        RecheckJob.objects.filter(pk=job.pk).update(processed_decks=start + len(chunk))
+        RecheckJob.report_progress(job.pk, start + len(chunk))
     return became_illegal
 
 

@@ -40,7 +40,7 @@ def main(po_path: str, table_path: str | None = None) -> int:
         message.string = (value,) if isinstance(message.id, tuple) else value
         message.flags.discard("fuzzy")
     with open(po_path, "wb") as handle:
-        write_po(handle, catalog, width=100, omit_header=False)
+        write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
     for key in missing:
         print("untranslated:", key)
     return 1 if missing else 0

@@ -262,7 +262,7 @@ def test_worker_imports_a_card_file(game, worker, not_in_this_process):
     assert job.report["cards_created"] == 2, worker.output()
     assert job.report["printings_created"] == 2, worker.output()
     assert job.report["errors"] == [], worker.output()
-    assert job.total_rows == job.processed_rows == 2
+    assert job.total == job.done == 2
     assert job.finished_at is not None
     assert sorted(Card.objects.filter(game=game).values_list("name", flat=True)) == sorted(
         ["山名春恵", "スワティ"]

@@ -42,7 +42,7 @@ def test_upload_imports_cards_and_shows_the_summary(
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:cardpool_importjob_progress", args=[job.pk])
     assert job.status == ImportJob.Status.DONE
-    assert (job.total_rows, job.processed_rows) == (2, 2)
+    assert (job.total, job.done) == (2, 2)
     assert job.report["cards_created"] == 2
     assert job.report["errors"] == []
     assert sorted(Card.objects.values_list("name", flat=True)) == ["スワティ", "森原 さとみ"]
@@ -77,8 +77,8 @@ def test_upload_with_bad_rows_writes_nothing_and_lists_each_problem(
 
 
 def test_progress_fragment_for_htmx_polling(importer, game):
-    job = ImportJob.objects.create(game=game, filename="big.csv", content=b"", total_rows=200)
-    ImportJob.objects.filter(pk=job.pk).update(status="running", processed_rows=50)
+    job = ImportJob.objects.create(game=game, filename="big.csv", content=b"", total=200)
+    ImportJob.objects.filter(pk=job.pk).update(status="running", done=50)
     url = reverse("admin:cardpool_importjob_progress", args=[job.pk])
     response = importer.get(url, HTTP_HX_REQUEST="true")
     body = response.content.decode()

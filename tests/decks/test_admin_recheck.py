@@ -70,7 +70,7 @@ def test_adding_a_ban_rechecks_the_format_and_lists_decks_that_became_illegal(
     assert job.reason == "ban list: 森原 さとみ saved"
     assert job.created_by == User.objects.get(username="admin")
     assert job.status == RecheckJob.Status.DONE
-    assert (job.total_decks, job.processed_decks) == (2, 2)
+    assert (job.total, job.done) == (2, 2)
     assert job.became_illegal == [
         {
             "deck": decks["satomi"].pk,
@@ -142,14 +142,14 @@ def test_invalid_ban_form_queues_nothing(admin_client, crossover, cards, decks):
 
 def test_progress_fragment_for_htmx_polling(admin_client, job):
     RecheckJob.objects.filter(pk=job.pk).update(
-        status=RecheckJob.Status.RUNNING, total_decks=200, processed_decks=50
+        status=RecheckJob.Status.RUNNING, total=200, done=50
     )
     url = progress_url(job)
     response = admin_client.get(url, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" not in body
-    assert '<div id="recheck-status"' in body
+    assert '<div id="job-status"' in body
     assert f'hx-get="{url}"' in body
     assert 'hx-trigger="every 1s"' in body
     assert 'value="25"' in body

@@ -228,7 +228,7 @@ def test_format_changed_rechecks_and_lists_decks_that_became_illegal(
     assert job.format_version == 2
     assert job.reason == "ban: 森原 さとみ"
     assert job.status == RecheckJob.Status.DONE
-    assert (job.total_decks, job.processed_decks) == (3, 3)
+    assert (job.total, job.done) == (3, 3)
     assert job.finished_at is not None
     assert job.error == ""
     assert job.became_illegal == [
