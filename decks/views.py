@@ -5,6 +5,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from cardpool.models import CardType, Element
+
 from . import services
 from .engine.parser import parse_decklist, split_lines
 from .forms import CheckForm, DeckForm
@@ -24,10 +26,19 @@ def check_deck(request):
         "report": report,
         "format": form.cleaned_data["format"] if report else None,
         "lines": _report_lines(form, report),
+        "type_counts": _labelled(report.by_type, CardType, _("unknown type")) if report else [],
+        "element_counts": _labelled(report.by_element, Element, _("no element")) if report else [],
     }
     if request.headers.get("HX-Request") == "true":
         return render(request, "decks/_report.html", context)
     return render(request, "decks/check.html", context)
+
+
+def _labelled(counts, choices, missing_label):
+    """(label, count) pairs in the reader's language; engine codes not in ``choices`` (the
+    engine's "unknown"/"none") get ``missing_label``."""
+    labels = dict(choices.choices)
+    return [(labels.get(code, missing_label), count) for code, count in counts.items()]
 
 
 def _report_lines(form, report):

@@ -61,8 +61,10 @@ def test_check_page_legal_deck_shows_verdict_and_counts(client, crossover):
     assert "CrossOver The F&amp;C TCG (Basic Rules v2.02) (version 1) as of 2002-04-01" in body
     assert "<dt>Deck</dt><dd>50</dd>" in body
     assert "<dt>Sideboard</dt><dd>0</dd>" in body
-    assert "<dt>CHARACTER</dt><dd>8</dd><dt>NAVIGATOR</dt><dd>42</dd>" in body
-    assert "<dt>none</dt><dd>4</dd><dt>火</dt><dd>4</dd><dt>空</dt><dd>42</dd>" in body
+    assert "<dt>Character</dt><dd>8</dd><dt>Navigator</dt><dd>42</dd>" in body
+    assert (
+        "<dt>no element</dt><dd>4</dd><dt>Fire (火)</dt><dd>4</dd><dt>Sky (空)</dt><dd>42</dd>"
+    ) in body
     assert "<h2>Problems</h2>" not in body
     assert 'class="bad"' not in body
 
