@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from decks import services
 from decks.models import Deck, DeckCheck, DeckEntry
-from tests.decks.conftest import BETA_DECK, DAY_BEFORE_BAN, LEGAL_DECK
+from tests.decks.conftest import BAN_DAY, BETA_DECK, DAY_BEFORE_BAN, LEGAL_DECK
 
 pytestmark = pytest.mark.django_db
 
@@ -382,3 +382,16 @@ def test_check_page_blank_decklist_is_required(client, crossover):
         '<ul class="errorlist" id="id_decklist_error"><li>This field is required.</li></ul>' in body
     )
     assert 'class="verdict' not in body
+
+
+def test_deck_detail_lists_the_check_history(player_client, crossover, player):
+    deck, _ = services.save_deck(
+        owner=player, fmt=crossover, name="火単", text=LEGAL_DECK, as_of=DAY_BEFORE_BAN
+    )
+    services.save_deck(
+        owner=player, fmt=crossover, name="火単", text=BETA_DECK, as_of=BAN_DAY, deck=deck
+    )
+    body = player_client.get(f"/decks/{deck.pk}/").content.decode()
+    assert "<h2>Check history</h2>" in body
+    assert body.count("<td>2002-04-01</td>") == 1
+    assert body.count("<td>2002-03-31</td>") == 1
