@@ -1,0 +1,383 @@
+"""Best-of-three adjudication: a game's end report → the game's result → the match's result.
+
+Rules followed (CrossOver The F&C TCG basic rules 2.02, section 4−1; wiki summary 002):
+
+* 4−1−2 — a game ends when a player's HP is brought to 0 (that player loses); when a
+  player's deck becomes empty (its owner loses *at that moment*, not when failing to draw,
+  wiki 002); when both players meet one of those conditions at once (draw); and when the
+  round's time runs out, if the event has a time limit (draw). A concession and a game loss
+  given as a penalty also end a game (tournament practice, MTR 2.5 and the IPG).
+* Events that must produce a winner (a top cut, or an organiser's choice) declare a
+  time-out policy instead of the draw: "more HP wins" (wiki 002). Equal HP then gives
+  :attr:`GameOutcome.UNDECIDED`: a judge decides (for example by a sudden-death game); the
+  engine never invents a winner.
+* 4−1−1 — a match is at most three games and ends as soon as one player has won two; the
+  player with more game wins wins the match and equal game wins make a drawn match. A
+  record is written wins-losses-draws from player 1's side: 2-0, 2-1, 1-1-1, 1-0-1,
+  2-0-1, 1-0-2 and 0-0-3 (an intentional draw, MTR 2.5) are valid; a game after a player
+  reached two wins (3-0, or W-W-D played in that order), a fourth game and an empty record
+  are not.
+
+Points (MTR App. C, used by ``standings.py``): a match win is 3 match points, a draw 1, a
+loss 0; a game win is 3 game points, a drawn game 1, a lost game 0; a bye is a 2-0 win.
+
+Reports are plain data; every impossible report is rejected with an
+:class:`~tournaments.engine.errors.InvalidGameReport` or
+:class:`~tournaments.engine.errors.InvalidMatchRecord` whose ``code`` is stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import InvalidGameReport, InvalidMatchRecord
+
+MAX_HP = 30  # wiki 002: starting and maximum HP are both 30
+GAMES_TO_WIN = 2
+MAX_GAMES = 3
+GAME_WIN_POINTS = 3
+GAME_DRAW_POINTS = 1
+MATCH_WIN_POINTS = 3
+MATCH_DRAW_POINTS = 1
+
+
+class GameEnd(StrEnum):
+    """How a game ended, as reported (rulebook 4−1−2 plus tournament endings)."""
+
+    HP_ZERO = "hp_zero"  # one player's HP reached 0: that player loses
+    DECK_EMPTY = "deck_empty"  # one player's deck became empty: that player loses
+    SIMULTANEOUS = "simultaneous"  # both players met a losing condition at once: draw
+    TIME = "time"  # the round's time ran out: draw, or the event's time-out policy
+    CONCESSION = "concession"
+    PENALTY = "penalty"  # a game loss given to one player as a penalty
+
+
+class GameOutcome(StrEnum):
+    PLAYER1 = "player1"
+    PLAYER2 = "player2"
+    DRAW = "draw"
+    UNDECIDED = "undecided"  # time-out with equal HP under "more HP wins": a judge decides
+
+
+class TimeoutPolicy(StrEnum):
+    DRAW = "draw"  # Swiss rounds (4−1−2)
+    MORE_HP_WINS = "more_hp_wins"  # events that need a winner (wiki 002)
+
+
+class MatchOutcome(StrEnum):
+    PLAYER1 = "player1"
+    PLAYER2 = "player2"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class GameReport:
+    """The state reported at the end of a game; pairs are (player 1, player 2).
+
+    ``hp`` and ``deck`` (cards left in the deck) are needed only where the ending depends
+    on them; ``None`` means "not reported". HP is reported as 0, never below, for a player
+    whose HP ran out.
+    """
+
+    end: GameEnd | None
+    hp: tuple[int | None, int | None] = (None, None)
+    deck: tuple[int | None, int | None] = (None, None)
+    conceded: tuple[bool, bool] = (False, False)
+    penalized: tuple[bool, bool] = (False, False)
+
+
+def _winner_is(seat_index: int) -> GameOutcome:
+    return GameOutcome.PLAYER1 if seat_index == 0 else GameOutcome.PLAYER2
+
+
+def _check_numbers(report: GameReport, max_hp: int) -> None:
+    for seat, hp in enumerate(report.hp, 1):
+        if hp is None:
+            continue
+        if isinstance(hp, bool) or not isinstance(hp, int):
+            raise InvalidGameReport("hp_not_a_number", f"player {seat}: HP {hp!r}")
+        if hp < 0:
+            raise InvalidGameReport(
+                "hp_negative",
+                f"player {seat}: HP {hp}; HP stops at 0, report 0 for a player whose HP ran out",
+            )
+        if hp > max_hp:
+            raise InvalidGameReport(
+                "hp_above_maximum", f"player {seat}: HP {hp} is above the maximum {max_hp}"
+            )
+    for seat, cards in enumerate(report.deck, 1):
+        if cards is None:
+            continue
+        if isinstance(cards, bool) or not isinstance(cards, int):
+            raise InvalidGameReport("deck_not_a_number", f"player {seat}: deck {cards!r}")
+        if cards < 0:
+            raise InvalidGameReport("deck_negative", f"player {seat}: {cards} cards in deck")
+
+
+def _require(values: tuple, what: str, end: GameEnd) -> tuple[int, int]:
+    if values[0] is None or values[1] is None:
+        raise InvalidGameReport(f"{what}_missing", f"a '{end}' ending needs both players' {what}")
+    return values  # type: ignore[return-value]
+
+
+def _lost_already(report: GameReport, seat_index: int) -> bool:
+    """True if the reported state shows this player had met a losing condition."""
+    return report.hp[seat_index] == 0 or report.deck[seat_index] == 0
+
+
+def adjudicate_game(
+    report: GameReport,
+    *,
+    timeout_policy: TimeoutPolicy = TimeoutPolicy.DRAW,
+    max_hp: int = MAX_HP,
+) -> GameOutcome:
+    """Decide a game from its end report (rulebook 4−1−2; wiki 002 for time-outs).
+
+    Pure function. Raises :class:`InvalidGameReport` for an impossible or incomplete
+    report. Returns :attr:`GameOutcome.UNDECIDED` only for a time-out with equal HP under
+    :attr:`TimeoutPolicy.MORE_HP_WINS`.
+    """
+    end = report.end
+    if end is None:
+        raise InvalidGameReport("end_missing", "the report does not say how the game ended")
+    if not isinstance(end, GameEnd):
+        try:
+            end = GameEnd(end)
+        except ValueError:
+            raise InvalidGameReport("end_unknown", f"unknown game ending {end!r}") from None
+    _check_numbers(report, max_hp)
+    conceded = [bool(flag) for flag in report.conceded]
+    penalized = [bool(flag) for flag in report.penalized]
+    if all(conceded):
+        raise InvalidGameReport("both_conceded", "both players cannot concede the same game")
+    if all(penalized):
+        raise InvalidGameReport(
+            "both_penalized",
+            "a game loss for both players at once is not a game result; record each "
+            "penalty separately",
+        )
+    if any(conceded) and end is not GameEnd.CONCESSION:
+        raise InvalidGameReport("concession_mismatch", f"a concession with ending '{end}'")
+    if any(penalized) and end is not GameEnd.PENALTY:
+        raise InvalidGameReport("penalty_mismatch", f"a penalty game loss with ending '{end}'")
+
+    if end is GameEnd.HP_ZERO:
+        hp = _require(report.hp, "hp", end)
+        zero = [value == 0 for value in hp]
+        if all(zero):
+            raise InvalidGameReport(
+                "both_hp_zero",
+                "both players' HP reached 0: report it as 'simultaneous' (a draw, 4−1−2)",
+            )
+        if not any(zero):
+            raise InvalidGameReport("no_hp_zero", f"ending 'hp_zero' but HP is {hp[0]}-{hp[1]}")
+        loser = zero.index(True)
+        if report.deck[1 - loser] == 0:
+            raise InvalidGameReport(
+                "winner_deck_empty",
+                "the winner's deck is empty too: report it as 'simultaneous' (a draw)",
+            )
+        return _winner_is(1 - loser)
+
+    if end is GameEnd.DECK_EMPTY:
+        deck = _require(report.deck, "deck", end)
+        empty = [cards == 0 for cards in deck]
+        if all(empty):
+            raise InvalidGameReport(
+                "both_decks_empty",
+                "both decks became empty: report it as 'simultaneous' (a draw, 4−1−2)",
+            )
+        if not any(empty):
+            raise InvalidGameReport(
+                "no_deck_empty", f"ending 'deck_empty' but the decks hold {deck[0]} and {deck[1]}"
+            )
+        loser = empty.index(True)
+        if report.hp[1 - loser] == 0:
+            raise InvalidGameReport(
+                "winner_hp_zero",
+                "the winner's HP is 0 too: report it as 'simultaneous' (a draw)",
+            )
+        return _winner_is(1 - loser)
+
+    if end is GameEnd.SIMULTANEOUS:
+        for seat in (0, 1):
+            if not _lost_already(report, seat):
+                raise InvalidGameReport(
+                    "not_simultaneous",
+                    f"player {seat + 1} shows neither HP 0 nor an empty deck; a simultaneous "
+                    "ending needs both",
+                )
+        return GameOutcome.DRAW
+
+    if end is GameEnd.TIME:
+        for seat in (0, 1):
+            if _lost_already(report, seat):
+                raise InvalidGameReport(
+                    "game_already_over",
+                    f"player {seat + 1} shows HP 0 or an empty deck: the game ended before time",
+                )
+        if timeout_policy is TimeoutPolicy.DRAW:
+            return GameOutcome.DRAW
+        hp = _require(report.hp, "hp", end)
+        if hp[0] == hp[1]:
+            return GameOutcome.UNDECIDED
+        return GameOutcome.PLAYER1 if hp[0] > hp[1] else GameOutcome.PLAYER2
+
+    if end is GameEnd.CONCESSION:
+        if not any(conceded):
+            raise InvalidGameReport("concession_missing", "say which player conceded")
+        for seat in (0, 1):
+            if _lost_already(report, seat):
+                raise InvalidGameReport(
+                    "game_already_over",
+                    f"player {seat + 1} shows HP 0 or an empty deck: the game had ended "
+                    "before the concession",
+                )
+        return _winner_is(1 - conceded.index(True))
+
+    # GameEnd.PENALTY: the game loss stands whatever the board showed.
+    if not any(penalized):
+        raise InvalidGameReport("penalty_missing", "say which player received the game loss")
+    return _winner_is(1 - penalized.index(True))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A best-of-three record from player 1's side: game wins, losses and draws.
+
+    Construction checks rule 4−1−1 (see the module docstring); a bye is ``MatchRecord(2,
+    0, 0)``.
+    """
+
+    wins: int
+    losses: int
+    draws: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("wins", "losses", "draws"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidMatchRecord("not_a_count", f"{name} must be a count ≥ 0: {value!r}")
+        games = self.wins + self.losses + self.draws
+        if games == 0:
+            raise InvalidMatchRecord("no_games", "a match record needs at least one game")
+        if self.wins > GAMES_TO_WIN or self.losses > GAMES_TO_WIN:
+            raise InvalidMatchRecord(
+                "game_after_decided",
+                f"{self}: the match ended when a player reached {GAMES_TO_WIN} game wins",
+            )
+        if games > MAX_GAMES:
+            raise InvalidMatchRecord(
+                "too_many_games", f"{self}: a match is at most {MAX_GAMES} games"
+            )
+
+    def __str__(self) -> str:
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+    @classmethod
+    def parse(cls, text: str) -> MatchRecord:
+        """Read ``"2-1"`` or ``"1-1-1"`` (wins-losses[-draws])."""
+        parts = text.strip().split("-")
+        if len(parts) not in (2, 3) or not all(part.strip().isdigit() for part in parts):
+            raise InvalidMatchRecord("unreadable", f"expected wins-losses[-draws]: {text!r}")
+        numbers = [int(part) for part in parts]
+        return cls(*numbers)
+
+    @classmethod
+    def from_games(cls, games: Sequence[GameOutcome]) -> MatchRecord:
+        """Build the record from the games in the order played, checking rule 4−1−1."""
+        wins = losses = draws = 0
+        for number, outcome in enumerate(games, 1):
+            if number > MAX_GAMES:
+                raise InvalidMatchRecord(
+                    "too_many_games", f"game {number}: a match is at most {MAX_GAMES} games"
+                )
+            if wins == GAMES_TO_WIN or losses == GAMES_TO_WIN:
+                raise InvalidMatchRecord(
+                    "game_after_decided",
+                    f"game {number} was reported after a player had {GAMES_TO_WIN} game wins",
+                )
+            if outcome is GameOutcome.PLAYER1:
+                wins += 1
+            elif outcome is GameOutcome.PLAYER2:
+                losses += 1
+            elif outcome is GameOutcome.DRAW:
+                draws += 1
+            else:
+                raise InvalidMatchRecord(
+                    "undecided_game",
+                    f"game {number} is undecided (equal HP at time-out): a judge must decide it",
+                )
+        return cls(wins, losses, draws)
+
+    @property
+    def outcome(self) -> MatchOutcome:
+        if self.wins > self.losses:
+            return MatchOutcome.PLAYER1
+        if self.losses > self.wins:
+            return MatchOutcome.PLAYER2
+        return MatchOutcome.DRAW
+
+    @property
+    def games_played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def reversed(self) -> MatchRecord:
+        """The same match from player 2's side."""
+        return MatchRecord(self.losses, self.wins, self.draws)
+
+    def match_points(self) -> tuple[int, int]:
+        """Match points of (player 1, player 2): win 3, draw 1, loss 0 (MTR App. C)."""
+        outcome = self.outcome
+        if outcome is MatchOutcome.PLAYER1:
+            return MATCH_WIN_POINTS, 0
+        if outcome is MatchOutcome.PLAYER2:
+            return 0, MATCH_WIN_POINTS
+        return MATCH_DRAW_POINTS, MATCH_DRAW_POINTS
+
+    def game_points(self) -> tuple[int, int]:
+        """Game points of (player 1, player 2): game win 3, drawn game 1 (MTR App. C)."""
+        return (
+            GAME_WIN_POINTS * self.wins + GAME_DRAW_POINTS * self.draws,
+            GAME_WIN_POINTS * self.losses + GAME_DRAW_POINTS * self.draws,
+        )
+
+
+BYE_RECORD = MatchRecord(2, 0, 0)
+
+
+def match_result(record: MatchRecord, *, winner_required: bool = False) -> MatchOutcome:
+    """The match's result (4−1−1); a draw is rejected where a winner is required."""
+    outcome = record.outcome
+    if winner_required and outcome is MatchOutcome.DRAW:
+        raise InvalidMatchRecord(
+            "winner_required",
+            f"{record}: this match needs a winner; play a deciding game or let a judge decide",
+        )
+    return outcome
+
+
+def adjudicate_match(
+    reports: Sequence[GameReport],
+    *,
+    timeout_policy: TimeoutPolicy = TimeoutPolicy.DRAW,
+    winner_required: bool = False,
+    max_hp: int = MAX_HP,
+) -> MatchRecord:
+    """Decide every game of a match from its report and check the resulting record.
+
+    Raises :class:`InvalidGameReport` for a bad report (its message names the game) and
+    :class:`InvalidMatchRecord` for a bad record, an undecided game or, with
+    ``winner_required``, a drawn match.
+    """
+    outcomes = []
+    for number, report in enumerate(reports, 1):
+        try:
+            outcomes.append(adjudicate_game(report, timeout_policy=timeout_policy, max_hp=max_hp))
+        except InvalidGameReport as exc:
+            raise InvalidGameReport(exc.code, f"game {number}: {exc.message}") from None
+    record = MatchRecord.from_games(outcomes)
+    match_result(record, winner_required=winner_required)
+    return record
