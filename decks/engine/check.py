@@ -207,13 +207,14 @@ def check_entries(
     violations: list[Violation] = list(problems)
     notices: list[Notice] = []
 
-    leaders = [
-        e
-        for e in entries
-        if rules.leader_type and e.section == MAIN and e.card.card_type == rules.leader_type
-    ]
-    deck = [e for e in entries if e.section == MAIN and e not in leaders]
-    side = [e for e in entries if e.section == SIDE]
+    leaders, deck, side = [], [], []
+    for e in entries:
+        if e.section != MAIN:
+            side.append(e)
+        elif rules.leader_type and e.card.card_type == rules.leader_type:
+            leaders.append(e)
+        else:
+            deck.append(e)
     main_count = sum(e.count for e in deck)
     side_count = sum(e.count for e in side)
 
@@ -317,23 +318,32 @@ def _sideboard_size(rules, side, side_count) -> list[Violation]:
 def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
     if rules.copy_limit is None:
         return []
-    group_of: dict[str, int] = {}
+    limit = rules.copy_limit
+    group_of: dict[str, tuple] = {}
     for index, group in enumerate(rules.copy_groups):
         for key in group:
-            group_of[key] = index
+            group_of[key] = ("group", index)
+    exempt = rules.exempt_unlimited
+    # Deck and sideboard count together (rule 1−2−3).
+    counts: dict[object, int] = {}
+    for entry in entries:
+        if exempt and entry.card.unlimited:
+            continue
+        key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
+        counts[key] = counts.get(key, 0) + entry.count
+    over = {key for key, count in counts.items() if count > limit}
+    if not over:
+        return []
     totals: dict[object, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if rules.exempt_unlimited and entry.card.unlimited:
+        if exempt and entry.card.unlimited:
             continue
-        # Deck and sideboard count together (rule 1−2−3).
-        totals[
-            ("group", group_of[entry.card.key]) if entry.card.key in group_of else entry.card.key
-        ].append(entry)
+        key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
+        if key in over:
+            totals[key].append(entry)
     found = []
     for group_entries in totals.values():
         count = sum(e.count for e in group_entries)
-        if count <= rules.copy_limit:
-            continue
         names = tuple(dict.fromkeys(e.card.name for e in group_entries))
         found.append(
             make_violation(
@@ -371,7 +381,7 @@ def _printings(
         if card_bans is None and card.printings:
             # The common case, kept fast: no ban on this card.
             if entry.set_code is None:
-                if legal_sets is None or any(p.set_code in legal_sets for p in card.printings):
+                if legal_sets is None or not legal_sets.isdisjoint(card.set_codes):
                     continue
             elif legal_sets is None or entry.set_code in legal_sets:
                 continue

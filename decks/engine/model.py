@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rapidfuzz import fuzz, process
 
@@ -104,6 +105,10 @@ class CardInfo:
     printings: tuple[PrintingInfo, ...] = ()
     deck_size_min: int | None = None
     deck_size_max: int | None = None
+
+    @cached_property
+    def set_codes(self) -> frozenset[str]:
+        return frozenset(printing.set_code for printing in self.printings)
 
     def printing(self, set_code: str) -> PrintingInfo | None:
         for printing in self.printings:

@@ -77,7 +77,8 @@ def parse_decklist(text: str) -> ParsedDecklist:
         line = unicodedata.normalize("NFKC", raw).strip()
         if not line or line.startswith(("#", "//")):
             continue
-        if len(line) <= _LONGEST_HEADING:
+        # Headings never start with a digit; most card lines do (skip the work for them).
+        if len(line) <= _LONGEST_HEADING and not line[0].isdigit():
             heading = _HEADING_SIZE.sub("", line).strip(_HEADING_TRIM).casefold().replace(" ", "")
             if heading in _SIDE_HEADINGS:
                 section = SIDE
