@@ -16,7 +16,7 @@ from typing import NamedTuple
 from cardpool.names import name_key
 
 from .messages import NOTICES, render
-from .model import MAIN, SIDE, CardInfo, CardPool, FormatRules
+from .model import MAIN, CardInfo, CardPool, FormatRules
 from .parser import ParsedDecklist, parse_decklist
 
 
