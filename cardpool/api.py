@@ -2,8 +2,10 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
 from rest_framework.permissions import AllowAny
 
+from rules.selectors import cards_with_rules, current_card_text
+
 from .models import Card, Printing
-from .selectors import CardFilter, cards_with_printings
+from .selectors import CardFilter
 
 
 class PrintingSerializer(serializers.ModelSerializer):
@@ -18,8 +20,9 @@ class PrintingSerializer(serializers.ModelSerializer):
 
 class CardSerializer(serializers.ModelSerializer):
     game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    current_text = serializers.CharField(
-        read_only=True, help_text="Text of the newest printing (rule 1−2−1)."
+    current_text = serializers.SerializerMethodField(
+        help_text="The text the card plays with: its latest erratum, else its newest printing's "
+        "(rule 1−2−1)."
     )
     printings = PrintingSerializer(many=True, read_only=True)
 
@@ -40,6 +43,9 @@ class CardSerializer(serializers.ModelSerializer):
             "printings",
         ]
 
+    def get_current_text(self, card) -> str:
+        return current_card_text(card)
+
 
 @extend_schema_view(
     list=extend_schema(summary="List cards", description="Search by name, filter by type…"),
@@ -51,4 +57,4 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
     serializer_class = CardSerializer
     filterset_class = CardFilter
-    queryset = cards_with_printings()
+    queryset = cards_with_rules()

@@ -1,6 +1,8 @@
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
+from rules.selectors import cards_with_rules, current_card_text, latest_erratum, rulings_for_card
+
 from .selectors import CardFilter, cards_with_printings
 
 PAGE_SIZE = 50
@@ -16,11 +18,17 @@ def card_list(request):
 
 
 def card_detail(request, pk: int):
-    card = get_object_or_404(cards_with_printings(), pk=pk)
+    card = get_object_or_404(cards_with_rules(), pk=pk)
     return render(
         request,
         "cardpool/card_detail.html",
-        {"card": card, "newest": card.newest_printing()},
+        {
+            "card": card,
+            "newest": card.newest_printing(),
+            "erratum": latest_erratum(card),
+            "current_text": current_card_text(card),
+            "rulings": rulings_for_card(card),
+        },
     )
 
 

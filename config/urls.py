@@ -6,16 +6,20 @@ from rest_framework.routers import DefaultRouter
 
 from cardpool.api import CardViewSet
 from decks.api import DeckViewSet
+from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
 router.register("decks", DeckViewSet, basename="deck")
+router.register("rules/search", RulesSearchViewSet, basename="rules-search")
+router.register("rules/sections", SectionViewSet, basename="rules-section")
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("cards/", include("cardpool.urls")),
     path("decks/", include("decks.urls")),
+    path("rules/", include("rules.urls")),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

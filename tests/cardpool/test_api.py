@@ -114,18 +114,18 @@ def test_cards_api_is_read_only(admin_client, pool):
 def test_cards_api_list_query_count(client, game, django_assert_num_queries):
     base = CardSetFactory(game=game, code="base")
     PrintingFactory(card=CardFactory(game=game), set=base)
-    # count, page of cards with their game, printings with their set
-    with django_assert_num_queries(3):
+    # count, page of cards with their game, printings with their set, errata
+    with django_assert_num_queries(4):
         client.get("/api/v1/cards/")
     for _ in range(10):
         PrintingFactory(card=CardFactory(game=game), set=base)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         response = client.get("/api/v1/cards/")
     assert response.json()["count"] == 11
 
 
 def test_cards_api_detail_query_count(client, pool, django_assert_num_queries):
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         client.get(f"/api/v1/cards/{pool['satomi'].pk}/")
 
 

@@ -110,8 +110,36 @@ def test_card_detail_shows_printings_and_newest_text(client, pool):
 
 
 def test_card_detail_query_count(client, pool, django_assert_num_queries):
-    with django_assert_num_queries(2):
+    # card with game, printings with sets, errata, rulings
+    with django_assert_num_queries(4):
         client.get(reverse("cardpool:card_detail", args=[pool["satomi"].pk]))
+
+
+def test_card_detail_shows_the_latest_erratum_and_the_rulings(client, pool, admin_user):
+    import datetime as dt
+
+    from rules.models import Erratum, Ruling
+    from rules.services import save_erratum, save_ruling
+
+    card = pool["satomi"]
+    save_erratum(
+        Erratum(card=card, date=dt.date(2002, 5, 1), new_text="erratum one"), by=admin_user
+    )
+    save_erratum(
+        Erratum(card=card, date=dt.date(2002, 6, 1), new_text="erratum two"), by=admin_user
+    )
+    save_ruling(
+        Ruling(game=card.game, question="Can she untap twice?", answer="No."),
+        by=admin_user,
+        cards=[card],
+    )
+    body = client.get(reverse("cardpool:card_detail", args=[card.pk])).content.decode()
+    assert "erratum two" in body
+    assert "Errata of 2002-06-01." in body
+    assert "erratum one" not in body
+    assert "Can she untap twice?" in body
+    api = client.get(f"/api/v1/cards/{card.pk}/").json()
+    assert api["current_text"] == "erratum two"
 
 
 def test_card_detail_missing_card_is_404(client, db):

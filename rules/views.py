@@ -1,0 +1,221 @@
+"""Public rules pages: documents, sections, rulings, cards, search and the calculator."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from . import calculator_examples
+from .calculator import CalculatorError, resolve
+from .calculator_text import describe_outcome
+from .forms import (
+    CharacterForm,
+    EffectFormSet,
+    SearchForm,
+    effect_initial,
+)
+from .messages import describe_flag
+from .models import RulesDocument, Ruling, Section
+from .selectors import (
+    cards_with_rules,
+    current_card_text,
+    current_document,
+    current_documents,
+    document_tree,
+    latest_erratum,
+    rulings_for_card,
+    search_rules,
+    section_page,
+)
+
+SEARCH_PAGE_SIZE = 20
+
+
+def index(request):
+    documents = RulesDocument.objects.filter(is_current=True).select_related("game")
+    return render(request, "rules/index.html", {"documents": documents.order_by("game__name")})
+
+
+def document(request, game: str):
+    """A document's section tree: the game's current rulebook, another series
+    (``?series=wiki``) or an older version (``?version=<id>``)."""
+    series = current_documents(game)
+    current = current_document(game, request.GET.get("series"))
+    shown = current
+    if version := request.GET.get("version"):
+        if not version.isdigit():
+            raise Http404
+        shown = get_object_or_404(
+            RulesDocument.objects.select_related("game"),
+            game=current.game,
+            series=current.series,
+            pk=version,
+        )
+    versions = RulesDocument.objects.filter(game=current.game, series=current.series).only(
+        "id", "version", "date", "imported_at", "is_current", "game_id", "series"
+    )
+    return render(
+        request,
+        "rules/document.html",
+        {
+            "document": shown,
+            "current": current,
+            "tree": document_tree(shown),
+            "versions": versions,
+            "series": series,
+        },
+    )
+
+
+def section(request, game: str, number: str):
+    page = section_page(current_document(game), number=number)
+    if page is None:
+        raise Http404
+    return _render_section(request, page)
+
+
+def section_by_id(request, game: str, pk: int):
+    """Any section, also of an older version (unnumbered sections are linked this way)."""
+    owner = get_object_or_404(
+        Section.objects.select_related("document__game").only(
+            "id", "document__id", "document__game__slug"
+        ),
+        pk=pk,
+        document__game__slug=game,
+    )
+    page = section_page(owner.document, pk=pk)
+    return _render_section(request, page)
+
+
+def _render_section(request, page):
+    entries = [
+        {
+            "section": section,
+            "ancestors": page.ancestors[section.pk],
+            "children": page.children[section.pk],
+            "rulings": page.rulings[section.pk],
+            "flags": [describe_flag(flag) for flag in section.review_flags],
+        }
+        for section in page.sections
+    ]
+    return render(
+        request,
+        "rules/section.html",
+        {"document": page.document, "entries": entries, "first": page.sections[0]},
+    )
+
+
+def ruling(request, pk: int):
+    found = get_object_or_404(
+        Ruling.objects.select_related("game", "superseded_by").prefetch_related(
+            "cards", "sections__document", "supersedes"
+        ),
+        pk=pk,
+    )
+    return render(request, "rules/ruling.html", {"ruling": found})
+
+
+def card(request, pk: int):
+    """A card as judges need it: its current text (newest erratum), errata and rulings."""
+    found = get_object_or_404(cards_with_rules(), pk=pk)
+    errata = sorted(found.errata.all(), key=lambda item: (item.date, item.pk), reverse=True)
+    return render(
+        request,
+        "rules/card.html",
+        {
+            "card": found,
+            "current_text": current_card_text(found),
+            "erratum": latest_erratum(found),
+            "errata": errata,
+            "rulings": rulings_for_card(found),
+        },
+    )
+
+
+def search(request):
+    form = SearchForm(request.GET or None)
+    results = None
+    page = request.GET.get("page", "1")
+    page = int(page) if page.isdigit() and int(page) > 0 else 1
+    if form.is_valid() and form.cleaned_data["q"].strip():
+        game = form.cleaned_data["game"]
+        results = search_rules(
+            form.cleaned_data["q"],
+            game=game.slug if game else None,
+            page=page,
+            page_size=SEARCH_PAGE_SIZE,
+        )
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "results": results,
+        "page": page,
+        "has_next": results is not None and page * SEARCH_PAGE_SIZE < results.total,
+        "query": query.urlencode(),
+    }
+    if request.headers.get("HX-Request") == "true":
+        return render(request, "rules/_search_results.html", context)
+    return render(request, "rules/search.html", context)
+
+
+def calculator(request):
+    if slug := request.GET.get("example"):
+        example = calculator_examples.EXAMPLES.get(slug)
+        if example is None:
+            raise Http404
+        return HttpResponseRedirect(
+            f"{reverse('rules:calculator')}?{urlencode(_example_data(example), doseq=True)}"
+        )
+    data = request.GET.copy() if "name" in request.GET else None
+    if data is not None and "add_effect" in data:
+        total = data.get("form-TOTAL_FORMS", "0")
+        data["form-TOTAL_FORMS"] = str(int(total) + 1 if total.isdigit() else 1)
+    character_form = CharacterForm(data)
+    effect_formset = EffectFormSet(data)
+    outcome = None
+    error = None
+    if data is not None and character_form.is_valid() and effect_formset.is_valid():
+        effects = [form.cleaned_data["effect"] for form in effect_formset if form.cleaned_data]
+        try:
+            outcome = resolve(
+                character_form.printed_state(), effects, character_form.cleaned_data["damage"]
+            )
+        except CalculatorError as exc:
+            error = str(exc)
+    return render(
+        request,
+        "rules/calculator.html",
+        {
+            "character_form": character_form,
+            "effect_formset": effect_formset,
+            "outcome": outcome,
+            "report": describe_outcome(outcome) if outcome else None,
+            "error": error,
+            "name": character_form.cleaned_data.get("name") if outcome else "",
+            "examples": calculator_examples.EXAMPLES.values(),
+        },
+    )
+
+
+def _example_data(example) -> dict:
+    printed = example.printed
+    data = {
+        "name": example.name,
+        "card_type": printed.card_type,
+        "gender": printed.gender or "",
+        "ap": printed.ap,
+        "dp": printed.dp,
+        "abilities": "\n".join(printed.abilities),
+        "damage": example.damage,
+        "form-TOTAL_FORMS": len(example.effects) + 1,
+        "form-INITIAL_FORMS": 0,
+    }
+    for index, effect in enumerate(example.effects):
+        for key, value in effect_initial(effect).items():
+            if value is None or value is False or value in ("", []):
+                continue
+            data[f"form-{index}-{key}"] = "on" if value is True else value
+    return data
