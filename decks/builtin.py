@@ -9,6 +9,7 @@ from pathlib import Path
 from django.db import transaction
 
 from cardpool.models import Card, CardSet, Game
+from cardpool.names import name_key
 
 from .models import BanEntry, Format
 
@@ -60,7 +61,5 @@ def load_builtin_formats() -> list[Format]:
 
 
 def _card(game: Game, name: str) -> Card:
-    from cardpool.names import name_key
-
     card = Card.objects.filter(game=game, name_key=name_key(name)).first()
     return card or Card.objects.create(game=game, name=name)
