@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 from cardpool.models import CardType, Element
 
 from . import services
-from .engine.parser import parse_decklist, split_lines
+from .engine.parser import split_lines
 from .forms import CheckForm, DeckForm
 from .selectors import decks_of
 
@@ -47,8 +47,6 @@ def _report_lines(form, report):
         return []
     text = form.cleaned_data["decklist"]
     by_line = report.violations_by_line()
-    parsed = parse_decklist(text)
-    numbered = {line.line: line for line in parsed.lines}
     rows = []
     for number, raw in enumerate(split_lines(text), start=1):
         if raw.strip() or number in by_line:
@@ -56,7 +54,6 @@ def _report_lines(form, report):
                 {
                     "number": number,
                     "text": raw,
-                    "entry": numbered.get(number),
                     "violations": by_line.get(number, []),
                 }
             )
