@@ -5,6 +5,8 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from .models import Card, CardSet, CardType, Element, Game, Printing
 from .names import search_key
@@ -40,5 +42,6 @@ class CardFilter(django_filters.FilterSet):
         key = search_key(value)
         return queryset.filter(search_key__contains=key) if key else queryset
 
+    @extend_schema_field(OpenApiTypes.STR)
     def filter_set(self, queryset, name, value):
         return queryset.filter(printings__set=value).distinct()

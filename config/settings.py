@@ -160,3 +160,13 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = 31_536_000 if env_bool("HSTS", default=True) else 0
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # Joining the browsers' HSTS preload list cannot be undone quickly: the operator's call.
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    if env_bool("BEHIND_HTTPS_PROXY", default=False):
+        # The proxy terminates TLS and says so in this header.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

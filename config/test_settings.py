@@ -15,6 +15,8 @@ from .settings import BASE_DIR, DATABASES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+# The test client speaks plain HTTP; production redirects it to HTTPS.
+SECURE_SSL_REDIRECT = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One file per test run (process id): two runs in one checkout at the same time would
     # otherwise delete and rewrite each other's database ("disk I/O error").

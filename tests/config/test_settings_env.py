@@ -28,6 +28,12 @@ SETTINGS_VARIABLES = (
     "CELERY_BROKER_URL",
     "LOG_LEVEL",
     "SECURE_COOKIES",
+    "SECURE_SSL_REDIRECT",
+    "HSTS",
+    "HSTS_PRELOAD",
+    "BEHIND_HTTPS_PROXY",
+    "THROTTLE_ANON",
+    "THROTTLE_USER",
 )
 
 SHOW_SETTINGS = """
@@ -332,3 +338,24 @@ def test_committed_import_job_runs_the_task_eagerly(
     assert job.status == ImportJob.Status.DONE
     assert job.report["cards_created"] == 2
     assert sorted(Card.objects.values_list("name", flat=True)) == sorted(["山名春恵", "スワティ"])
+
+
+def test_production_settings_pass_the_deployment_checks():
+    env = {key: value for key, value in os.environ.items() if key not in SETTINGS_VARIABLES}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY="a-long-random-production-secret-" + "x" * 40,
+        ALLOWED_HOSTS="tournaments.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
