@@ -1,0 +1,141 @@
+"""The admin shows events to site staff read-only: every change goes through
+``tournaments.services`` (which checks the state and writes the audit log), so the admin
+cannot add, change or delete anything here."""
+
+from django.contrib import admin
+
+from .models import (
+    AuditEntry,
+    Event,
+    EventStaff,
+    Match,
+    MatchParticipant,
+    Penalty,
+    Registration,
+    ResultReport,
+    Round,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class EventStaffInline(ReadOnlyInline):
+    model = EventStaff
+    fields = ["user", "role", "created_at"]
+    readonly_fields = fields
+
+
+class RoundInline(ReadOnlyInline):
+    model = Round
+    fields = ["number", "stage", "status", "published_at", "started_at", "closed_at"]
+    readonly_fields = fields
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ["name", "date", "format", "organizer", "state", "capacity"]
+    list_filter = ["state", "format"]
+    list_select_related = ["format", "organizer"]
+    search_fields = ["name", "organizer__username"]
+    date_hierarchy = "date"
+    inlines = [EventStaffInline, RoundInline]
+
+
+@admin.register(EventStaff)
+class EventStaffAdmin(ReadOnlyAdmin):
+    list_display = ["event", "user", "role"]
+    list_filter = ["role"]
+    list_select_related = ["event", "user"]
+    search_fields = ["event__name", "user__username"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(ReadOnlyAdmin):
+    list_display = [
+        "player",
+        "event",
+        "status",
+        "deck_submitted_at",
+        "locked",
+        "dropped_after_round",
+        "late_entry_round",
+    ]
+    list_filter = ["status", "locked"]
+    list_select_related = ["player", "event"]
+    search_fields = ["player__username", "event__name"]
+
+
+class MatchInline(ReadOnlyInline):
+    model = Match
+    fields = ["table", "player1", "player2", "status", "wins", "losses", "draws", "version"]
+    readonly_fields = fields
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ["event", "number", "stage", "status", "started_at"]
+    list_filter = ["stage", "status"]
+    list_select_related = ["event"]
+    search_fields = ["event__name"]
+    inlines = [MatchInline]
+
+
+class ParticipantInline(ReadOnlyInline):
+    model = MatchParticipant
+    fields = ["seat", "registration"]
+    readonly_fields = fields
+    show_change_link = False
+
+
+class ResultReportInline(ReadOnlyInline):
+    model = ResultReport
+    fields = ["match_version", "kind", "reporter", "record", "reason", "created_at"]
+    readonly_fields = fields
+    show_change_link = False
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["round", "table", "player1", "player2", "status", "record_text", "version"]
+    list_filter = ["status", "round__stage"]
+    list_select_related = ["round__event", "player1__player", "player2__player"]
+    search_fields = ["player1__player__username", "player2__player__username"]
+    inlines = [ParticipantInline, ResultReportInline]
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(ReadOnlyAdmin):
+    list_display = ["registration", "kind", "infraction", "judge", "round", "created_at"]
+    list_filter = ["kind"]
+    list_select_related = ["registration__player", "registration__event", "judge", "round"]
+    search_fields = ["registration__player__username", "infraction"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "event", "actor", "action", "object_type", "object_id"]
+    list_filter = ["action", "object_type"]
+    list_select_related = ["event", "actor"]
+    search_fields = ["event__name", "actor__username", "action", "reason"]
+    date_hierarchy = "created_at"

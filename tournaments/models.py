@@ -1,0 +1,514 @@
+"""Events, registrations, rounds, matches, results, penalties and the audit log.
+
+Models stay slim: every change goes through one function in ``tournaments.services``
+(which checks the state, saves with ``update_fields`` and writes the :class:`AuditEntry`
+in the same transaction); reads that lists use live in ``tournaments.selectors``; who may
+do what is decided in ``tournaments.policy``. The database enforces the invariants that
+concurrent writers could otherwise break (checklist B4): one registration per player and
+event, one round per number, one match per table, one match per registration and round
+(:class:`MatchParticipant`), no self-pairing, result bounds, one result change per match
+version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.lookups import LessThanOrEqual
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+# The values of these choices are the engine's enum values (tournaments.engine.*), so a
+# stored value converts with ``TimeoutPolicy(event.swiss_timeout_policy)`` and back.
+
+
+class EventState(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    REGISTRATION_OPEN = "registration_open", _("Registration open")
+    RUNNING = "running", _("Swiss rounds")
+    TOP_CUT = "top_cut", _("Top cut")
+    FINISHED = "finished", _("Finished")
+
+
+class TiebreakProfile(models.TextChoices):
+    MTR = "mtr", _("Magic Tournament Rules (OMW%, GW%, OGW%)")
+    POKEMON = "pokemon", _("Play! Pokémon (OWP, OOWP)")
+
+
+class TimeoutPolicy(models.TextChoices):
+    DRAW = "draw", _("Draw")
+    MORE_HP_WINS = "more_hp_wins", _("More HP wins")
+
+
+class LateEntryPolicy(models.TextChoices):
+    LOSSES = "losses", _("A loss for every missed round")
+    NOTHING = "nothing", _("Nothing for missed rounds")
+
+
+class StaffRole(models.TextChoices):
+    CO_ORGANIZER = "co_organizer", _("Co-organizer")
+    JUDGE = "judge", _("Judge")
+
+
+class RegistrationStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    WAITLISTED = "waitlisted", _("Waitlisted")
+    DROPPED = "dropped", _("Dropped")
+    DISQUALIFIED = "disqualified", _("Disqualified")
+
+
+class RoundStage(models.TextChoices):
+    SWISS = "swiss", _("Swiss")
+    TOP_CUT = "top_cut", _("Top cut")
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", pgettext_lazy("round", "Not published")
+    PUBLISHED = "published", pgettext_lazy("round", "Published")
+    RUNNING = "running", pgettext_lazy("round", "Clock running")
+    CLOSED = "closed", pgettext_lazy("round", "Closed")
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for a result")
+    REPORTED = "reported", _("Reported, waiting for the opponent")
+    CONFIRMED = "confirmed", _("Confirmed by both players")
+    DISPUTED = "disputed", _("Disputed")
+    FINAL = "final", _("Final")
+
+
+# A round can close when every match is in one of these.
+SETTLED_MATCH_STATUSES = (MatchStatus.CONFIRMED, MatchStatus.FINAL)
+
+
+class MatchOutcome(models.TextChoices):
+    PLAYER1 = "player1", _("Player 1 won")
+    PLAYER2 = "player2", _("Player 2 won")
+    DRAW = "draw", _("Draw")
+
+
+class ReportKind(models.TextChoices):
+    REPORT = "report", _("Reported")
+    CONFIRM = "confirm", _("Confirmed")
+    DISPUTE = "dispute", _("Disputed")
+    OVERRIDE = "override", _("Entered by staff")
+    PENALTY = "penalty", _("Penalty applied")
+
+
+class PenaltyKind(models.TextChoices):
+    WARNING = "warning", _("Warning")
+    GAME_LOSS = "game_loss", _("Game loss")
+    MATCH_LOSS = "match_loss", _("Match loss")
+    DISQUALIFICATION = "disqualification", _("Disqualification")
+
+
+TOP_CUT_SIZES = (0, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+class Event(models.Model):
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organized_events",
+        verbose_name=_("organizer"),
+    )
+    format = models.ForeignKey(
+        "decks.Format", on_delete=models.PROTECT, related_name="events", verbose_name=_("format")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"), help_text=_("Decklists are checked as of this date."))
+    capacity = models.PositiveIntegerField(_("capacity"))
+    registration_deadline = models.DateTimeField(_("registration deadline"), null=True, blank=True)
+    decklist_deadline = models.DateTimeField(
+        _("decklist deadline"),
+        null=True,
+        blank=True,
+        help_text=_("Decklists lock at this time; afterwards only a judge can change one."),
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("Swiss rounds"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: suggested from the number of players when the event starts."),
+    )
+    round_minutes = models.PositiveSmallIntegerField(_("round length (minutes)"), default=50)
+    tiebreak_profile = models.CharField(
+        _("tiebreakers"),
+        max_length=10,
+        choices=TiebreakProfile.choices,
+        default=TiebreakProfile.MTR,
+    )
+    top_cut_size = models.PositiveSmallIntegerField(
+        _("top cut"), default=0, help_text=_("0 for no top cut; otherwise 2, 4, 8, …")
+    )
+    swiss_timeout_policy = models.CharField(
+        _("time-out in Swiss rounds"),
+        max_length=20,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.DRAW,
+    )
+    top_cut_timeout_policy = models.CharField(
+        _("time-out in the top cut"),
+        max_length=20,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.MORE_HP_WINS,
+    )
+    decklists_public_from = models.DateTimeField(
+        _("decklists public from"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: decklists stay private."),
+    )
+    allow_reentry = models.BooleanField(_("dropped players may re-enter"), default=False)
+    late_entry_policy = models.CharField(
+        _("missed rounds of late entries"),
+        max_length=10,
+        choices=LateEntryPolicy.choices,
+        default=LateEntryPolicy.LOSSES,
+    )
+    state = models.CharField(
+        _("state"), max_length=20, choices=EventState.choices, default=EventState.DRAFT
+    )
+    # Seeds the engine's random order (pairings, last tiebreak): same seed, same pairings.
+    pairing_seed = models.CharField(max_length=32, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(condition=Q(capacity__gte=2), name="event_capacity_min"),
+            models.CheckConstraint(
+                condition=Q(top_cut_size__in=TOP_CUT_SIZES), name="event_top_cut_power_of_two"
+            ),
+            models.CheckConstraint(condition=Q(round_minutes__gte=1), name="event_round_minutes"),
+            models.CheckConstraint(
+                condition=Q(swiss_rounds__isnull=True) | Q(swiss_rounds__gte=1),
+                name="event_swiss_rounds_min",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=EventState.values), name="event_state_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventStaff(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=StaffRole.choices)
+    created_at = models.DateTimeField(_("added"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "role", "id"]
+        verbose_name = _("event staff member")
+        verbose_name_plural = _("event staff")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="eventstaff_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()})"
+
+
+class Registration(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="event_registrations",
+        verbose_name=_("player"),
+    )
+    status = models.CharField(
+        _("status"),
+        max_length=20,
+        choices=RegistrationStatus.choices,
+        default=RegistrationStatus.REGISTERED,
+    )
+    # Waitlist order; reset when a dropped player registers again.
+    registered_at = models.DateTimeField(_("registered"))
+    # The decklist as submitted (a snapshot: editing the stored deck later changes nothing).
+    deck_text = models.TextField(_("decklist"), blank=True)
+    deck_report = models.JSONField(_("legality report"), null=True, blank=True)
+    deck = models.ForeignKey(
+        "decks.Deck",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="registrations",
+        verbose_name=_("stored deck"),
+    )
+    deck_submitted_at = models.DateTimeField(_("decklist submitted"), null=True, blank=True)
+    locked = models.BooleanField(
+        _("decklist locked"), default=False, help_text=_("Only a judge can change it.")
+    )
+    dropped_after_round = models.PositiveSmallIntegerField(
+        _("dropped after round"),
+        null=True,
+        blank=True,
+        help_text=_("0: withdrew before round 1."),
+    )
+    late_entry_round = models.PositiveSmallIntegerField(
+        _("entered late in round"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["event", "registered_at", "id"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="registration_unique_player"),
+            models.CheckConstraint(
+                condition=Q(status__in=RegistrationStatus.values), name="registration_status_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "status"], name="registration_event_status")]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.event}"
+
+    @property
+    def has_decklist(self) -> bool:
+        return bool(self.deck_submitted_at)
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(pgettext_lazy("round", "number"))
+    stage = models.CharField(_("stage"), max_length=10, choices=RoundStage.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT
+    )
+    # Re-pairing an unpublished round counts up, so it may give other (equally good) pairs.
+    pairing_attempt = models.PositiveSmallIntegerField(default=0, editable=False)
+    pairing_info = models.JSONField(_("how the pairing was made"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = pgettext_lazy("round", "round")
+        verbose_name_plural = pgettext_lazy("round", "rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} R{self.number}"
+
+    def ends_at(self, round_minutes: int) -> dt.datetime | None:
+        if self.started_at is None:
+            return None
+        return self.started_at + dt.timedelta(minutes=round_minutes)
+
+
+class Match(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveSmallIntegerField(_("table"))
+    player1 = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="matches_as_player1"
+    )
+    player2 = models.ForeignKey(
+        Registration,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="matches_as_player2",
+        help_text=_("Empty for a bye."),
+    )
+    # Every game as reported (engine GameReport fields); a game added by a game-loss
+    # penalty carries "penalty": <penalty id>.
+    games = models.JSONField(_("games"), default=list, blank=True)
+    # The match record from player 1's side (engine MatchRecord), once there is one.
+    wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    losses = models.PositiveSmallIntegerField(null=True, blank=True)
+    draws = models.PositiveSmallIntegerField(null=True, blank=True)
+    outcome = models.CharField(_("result"), max_length=10, choices=MatchOutcome.choices, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
+    )
+    reported_by = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    # Compare-and-swap counter: every change of the result goes from version v to v + 1.
+    version = models.PositiveIntegerField(default=1)
+    # Top cut only: place in the bracket and the seeds (engine BracketMatch).
+    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="match_unique_table"),
+            models.CheckConstraint(condition=~Q(player1=F("player2")), name="match_players_differ"),
+            models.CheckConstraint(
+                condition=(
+                    Q(wins__isnull=True, losses__isnull=True, draws__isnull=True)
+                    | (
+                        Q(wins__lte=2, losses__lte=2, draws__lte=3)
+                        & Q(LessThanOrEqual(F("wins") + F("losses") + F("draws"), 3))
+                    )
+                ),
+                name="match_record_bounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=MatchStatus.values), name="match_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} T{self.table}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player2_id is None
+
+    @property
+    def record_text(self) -> str:
+        if self.wins is None:
+            return ""
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+
+class MatchParticipant(models.Model):
+    """One seat of a match. ``round`` repeats ``match.round`` so that the database can
+    refuse a registration in two matches of one round (two FK columns on Match cannot)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="participations"
+    )
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        verbose_name = _("match participant")
+        verbose_name_plural = _("match participants")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="participant_one_match_per_round"
+            ),
+            models.UniqueConstraint(fields=["match", "seat"], name="participant_unique_seat"),
+            models.CheckConstraint(condition=Q(seat__in=(1, 2)), name="participant_seat_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}"
+
+
+class ResultReport(models.Model):
+    """Every submission that changed a match's result, in order: reports, confirmations,
+    disputes, staff entries and penalties. ``match_version`` is the version it produced."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=ReportKind.choices)
+    games = models.JSONField(_("games"), default=list, blank=True)
+    record = models.CharField(_("record"), max_length=10, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    match_version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(_("submitted"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "match_version"]
+        verbose_name = _("result submission")
+        verbose_name_plural = _("result submissions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "match_version"], name="resultreport_one_per_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} v{self.match_version} {self.kind}"
+
+
+class Penalty(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="penalties"
+    )
+    kind = models.CharField(_("penalty"), max_length=20, choices=PenaltyKind.choices)
+    infraction = models.CharField(_("infraction"), max_length=100)
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("judge"),
+    )
+    note = models.TextField(_("note"), blank=True)
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="penalties"
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="penalties"
+    )
+    created_at = models.DateTimeField(_("issued"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "id"]
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.infraction}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, why, and the data before and after. Written by the service
+    function in the same transaction as the change; never edited."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    action = models.CharField(_("action"), max_length=60)
+    object_type = models.CharField(_("object type"), max_length=40)
+    object_id = models.PositiveBigIntegerField(_("object id"), null=True, blank=True)
+    # Set for changes of versioned objects (match results): two entries for one version
+    # are impossible, whatever the application code does.
+    object_version = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(_("after"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["object_type", "object_id", "object_version"],
+                condition=Q(object_version__isnull=False),
+                name="auditentry_one_per_version",
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "-created_at"], name="auditentry_event_time")]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type}#{self.object_id}"

@@ -1,0 +1,197 @@
+"""Reads for pages and the API, always through ``tournaments.policy``'s filters.
+
+Every function takes the requesting user (and the event it already fetched through
+:func:`tournaments.policy.events_visible_to`, so an invisible event is a 404 before these
+run) and loads what a list shows in a fixed number of queries, whatever the number of
+players: the query-count tests hold these to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Value, When
+
+from . import policy
+from .models import (
+    SETTLED_MATCH_STATUSES,
+    AuditEntry,
+    Event,
+    Match,
+    MatchStatus,
+    Penalty,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundStage,
+    RoundStatus,
+)
+from .policy import EventAccess
+from .services.standings import EventStandings, compute_standings
+
+
+def event_list(user) -> QuerySet[Event]:
+    """Events the user may see, with format, organizer and the registered count."""
+    return (
+        policy.events_visible_to(user)
+        .select_related("format__game", "organizer")
+        .annotate(
+            registered_count=Count(
+                "registrations", filter=Q(registrations__status=RegistrationStatus.REGISTERED)
+            )
+        )
+    )
+
+
+def registration_list(
+    user, event: Event, access: EventAccess | None = None
+) -> QuerySet[Registration]:
+    """The event's players (registered first, then waitlist order), with their user.
+    Decklists are in the rows but only :func:`decklist_list` decides who may see them."""
+    status_order = Case(
+        *(
+            When(status=status, then=Value(position))
+            for position, status in enumerate(RegistrationStatus.values)
+        ),
+        output_field=IntegerField(),
+    )
+    return (
+        policy.registrations_visible_to(user, event, access)
+        .select_related("player")
+        .annotate(status_order=status_order)
+        .order_by("status_order", "registered_at", "id")
+    )
+
+
+def decklist_list(user, event: Event, access: EventAccess | None = None) -> QuerySet[Registration]:
+    """Registrations whose decklist this user may see (own; all for staff or once public)."""
+    return (
+        policy.decklists_visible_to(user, event, access)
+        .exclude(deck_submitted_at=None)
+        .select_related("player", "deck")
+        .order_by("player__username", "id")
+    )
+
+
+def round_list(user, event: Event, access: EventAccess | None = None) -> QuerySet[Round]:
+    """Rounds the user may see, each with its number of matches still open."""
+    return (
+        policy.rounds_visible_to(user, event, access)
+        .annotate(
+            match_count=Count("matches"),
+            open_match_count=Count(
+                "matches", filter=~Q(matches__status__in=SETTLED_MATCH_STATUSES)
+            ),
+        )
+        .order_by("number")
+    )
+
+
+def pairings(user, round_: Round, access: EventAccess | None = None) -> QuerySet[Match]:
+    """A round's matches by table, with both players (one query). Empty for a round the
+    user may not see (an unpublished round for non-staff)."""
+    event = round_.event
+    visible = policy.rounds_visible_to(user, event, access).filter(pk=round_.pk)
+    return (
+        Match.objects.filter(round__in=visible)
+        .select_related("player1__player", "player2__player")
+        .order_by("table")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PairingLine:
+    """One player's line of the alphabetical pairings list (for printing)."""
+
+    name: str
+    table: int
+    seat: int
+    opponent: str | None  # None for a bye
+    match: Match
+
+
+def display_name(registration: Registration | None) -> str | None:
+    if registration is None:
+        return None
+    user = registration.player
+    return user.get_full_name() or user.get_username()
+
+
+def pairings_by_name(user, round_: Round, access: EventAccess | None = None) -> list[PairingLine]:
+    """Every player of the round, alphabetically, with table and opponent (one query)."""
+    lines = []
+    for match in pairings(user, round_, access):
+        first, second = display_name(match.player1), display_name(match.player2)
+        lines.append(PairingLine(first, match.table, 1, second, match))
+        if second is not None:
+            lines.append(PairingLine(second, match.table, 2, first, match))
+    lines.sort(key=lambda line: (line.name.casefold(), line.table, line.seat))
+    return lines
+
+
+def standings(user, event: Event, access: EventAccess | None = None) -> EventStandings | None:
+    """The Swiss standings (closed rounds only, hence public with the event). Two
+    queries. None for an event the user may not see."""
+    access = access or policy.access_for(user, event)
+    if not policy.can_view_event(access, event):
+        return None
+    return compute_standings(event)
+
+
+def bracket(user, event: Event, access: EventAccess | None = None) -> list[Round]:
+    """The top-cut rounds the user may see, each with ``bracket_matches`` (by position,
+    players loaded): two queries."""
+    matches = Match.objects.select_related("player1__player", "player2__player").order_by(
+        "bracket_position"
+    )
+    return list(
+        policy.rounds_visible_to(user, event, access)
+        .filter(stage=RoundStage.TOP_CUT)
+        .order_by("number")
+        .prefetch_related(Prefetch("matches", queryset=matches, to_attr="bracket_matches"))
+    )
+
+
+def current_match(registration: Registration) -> Match | None:
+    """The player's match in the latest published round (for "my match" pages)."""
+    return (
+        Match.objects.filter(participants__registration=registration)
+        .exclude(round__status=RoundStatus.DRAFT)
+        .select_related("round", "player1__player", "player2__player")
+        .order_by("-round__number")
+        .first()
+    )
+
+
+def outstanding_matches(user, event: Event, access: EventAccess | None = None):
+    """Staff dashboard: matches of open rounds without a settled result, disputes first."""
+    access = access or policy.access_for(user, event)
+    if not access.is_staff:
+        return Match.objects.none()
+    return (
+        Match.objects.filter(
+            round__event=event, round__status__in=(RoundStatus.PUBLISHED, RoundStatus.RUNNING)
+        )
+        .exclude(status__in=SETTLED_MATCH_STATUSES)
+        .select_related("round", "player1__player", "player2__player")
+        .annotate(
+            dispute_first=Case(
+                When(status=MatchStatus.DISPUTED, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("dispute_first", "round__number", "table")
+    )
+
+
+def penalty_list(user, event: Event, access: EventAccess | None = None) -> QuerySet[Penalty]:
+    return (
+        policy.penalties_visible_to(user, event, access)
+        .select_related("registration__player", "judge", "round", "match")
+        .order_by("-created_at", "-id")
+    )
+
+
+def audit_log(user, event: Event, access: EventAccess | None = None) -> QuerySet[AuditEntry]:
+    return policy.audit_entries_visible_to(user, event, access).select_related("actor")

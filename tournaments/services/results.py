@@ -1,0 +1,425 @@
+"""Match results: a player reports the games, the opponent confirms or disputes, the staff
+enter or override. The engine (``engine.games``) turns the games into the match record.
+
+Every change of a match goes from ``version`` v to v + 1 with a compare-and-swap
+``UPDATE … WHERE id = … AND version = v`` inside ``transaction.atomic()``, after
+``select_for_update`` of the row. The caller passes the version it saw
+(``expected_version``); when another submission got there first the caller gets
+:class:`~.errors.Conflict` (``stale_version``) and nothing is written. So of any number
+of concurrent submissions for one version exactly one is stored, with one
+:class:`~tournaments.models.ResultReport` and one audit entry (the database refuses a
+second of either for the same version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .. import policy
+from ..engine.errors import EngineError
+from ..engine.games import (
+    GameEnd,
+    GameReport,
+    MatchRecord,
+    TimeoutPolicy,
+    adjudicate_match,
+    match_result,
+)
+from ..models import (
+    SETTLED_MATCH_STATUSES,
+    Event,
+    EventState,
+    Match,
+    MatchStatus,
+    ReportKind,
+    ResultReport,
+    Round,
+    RoundStage,
+    RoundStatus,
+)
+from . import audit
+from ._common import Actor, require_reason
+from .errors import Conflict, InvalidInput, InvalidResult, InvalidState
+
+GAME_KEYS = frozenset({"end", "hp", "deck", "conceded", "penalized"})
+OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.RUNNING)
+MAX_GAMES_READ = 10
+
+
+# --- games: plain data ↔ engine reports ----------------------------------------------
+
+
+def _pair(value, kind, name: str, number: int) -> tuple:
+    if value is None:
+        return (None, None) if kind is int else (False, False)
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise InvalidInput("games_malformed", f"game {number}: {name} must be a pair")
+    if kind is bool:
+        if not all(isinstance(item, bool) for item in value):
+            raise InvalidInput("games_malformed", f"game {number}: {name} must be true/false")
+        return tuple(value)
+    for item in value:
+        if item is not None and (isinstance(item, bool) or not isinstance(item, int)):
+            raise InvalidInput("games_malformed", f"game {number}: {name} must be whole numbers")
+    return tuple(value)
+
+
+def parse_games(games: Iterable) -> list[GameReport]:
+    """Read games given as engine ``GameReport``s or as plain dicts with the keys
+    ``end``, ``hp``, ``deck``, ``conceded``, ``penalized`` (pairs: player 1, player 2).
+    Raises InvalidInput (``games_malformed``) for data that is not shaped like a game;
+    whether the games make sense is the engine's call (see :func:`adjudicate`)."""
+    if isinstance(games, str | bytes | Mapping) or not isinstance(games, Iterable):
+        raise InvalidInput("games_malformed", "games must be a list")
+    reports = []
+    for number, game in enumerate(games, 1):
+        if number > MAX_GAMES_READ:  # the engine refuses more than three; stop reading here
+            raise InvalidInput("games_malformed", "far too many games")
+        if isinstance(game, GameReport):
+            reports.append(game)
+            continue
+        if not isinstance(game, Mapping):
+            raise InvalidInput("games_malformed", f"game {number}: expected an object")
+        extra = set(game) - GAME_KEYS - {"penalty"}
+        if extra:
+            raise InvalidInput("games_malformed", f"game {number}: unknown keys {sorted(extra)}")
+        end = game.get("end")
+        if end is not None and end not in GameEnd._value2member_map_:
+            raise InvalidInput("games_malformed", f"game {number}: unknown ending {end!r}")
+        reports.append(
+            GameReport(
+                end=GameEnd(end) if end is not None else None,
+                hp=_pair(game.get("hp"), int, "hp", number),
+                deck=_pair(game.get("deck"), int, "deck", number),
+                conceded=_pair(game.get("conceded"), bool, "conceded", number),
+                penalized=_pair(game.get("penalized"), bool, "penalized", number),
+            )
+        )
+
+    return reports
+
+
+def game_data(report: GameReport, **extra) -> dict:
+    """An engine report as the plain dict stored in ``Match.games``."""
+    return {
+        "end": str(report.end) if report.end is not None else None,
+        "hp": list(report.hp),
+        "deck": list(report.deck),
+        "conceded": list(report.conceded),
+        "penalized": list(report.penalized),
+        **extra,
+    }
+
+
+def penalty_games(match: Match) -> list[dict]:
+    """The games of ``match`` that game-loss penalties decided (they come first)."""
+    return [game for game in match.games if "penalty" in game]
+
+
+def adjudicate(event: Event, round_: Round, games: Sequence[GameReport]) -> MatchRecord:
+    """The match record of ``games`` under the round's rules: Swiss rounds use the event's
+    Swiss time-out policy and may end drawn; top-cut rounds use the top-cut policy and
+    need a winner. Raises InvalidResult with the engine's code."""
+    top_cut = round_.stage == RoundStage.TOP_CUT
+    policy_value = event.top_cut_timeout_policy if top_cut else event.swiss_timeout_policy
+    try:
+        return adjudicate_match(
+            games, timeout_policy=TimeoutPolicy(policy_value), winner_required=top_cut
+        )
+    except EngineError as exc:
+        raise InvalidResult(exc) from exc
+
+
+def _record_from_text(round_: Round, text: str) -> MatchRecord:
+    try:
+        record = MatchRecord.parse(text)
+        match_result(record, winner_required=round_.stage == RoundStage.TOP_CUT)
+    except EngineError as exc:
+        raise InvalidResult(exc) from exc
+    return record
+
+
+def record_fields(record: MatchRecord | None) -> dict:
+    if record is None:
+        return {"wins": None, "losses": None, "draws": None, "outcome": ""}
+    return {
+        "wins": record.wins,
+        "losses": record.losses,
+        "draws": record.draws,
+        "outcome": str(record.outcome),
+    }
+
+
+def _result_snapshot(match: Match) -> dict:
+    return {
+        "status": match.status,
+        "record": match.record_text,
+        "outcome": match.outcome,
+        "reported_by": match.reported_by_id,
+        "games": match.games,
+        "version": match.version,
+    }
+
+
+# --- the compare-and-swap ---------------------------------------------------------------
+
+
+def _locked_match(match: Match, expected_version: int) -> tuple[Match, Round, Event]:
+    """Lock the match row and check the caller's version; load its round and event."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise InvalidInput("version_required", "pass the version of the match you saw")
+    locked = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
+    if locked.version != expected_version:
+        raise Conflict(
+            "stale_version",
+            f"the match changed (version {locked.version}, you saw {expected_version}); reload it",
+            current_version=locked.version,
+        )
+    round_ = Round.objects.get(pk=locked.round_id)
+    event = Event.objects.get(pk=round_.event_id)
+    return locked, round_, event
+
+
+def swap(
+    match: Match,
+    *,
+    expected_version: int,
+    actor: Actor,
+    kind: str,
+    changes: dict,
+    report_games: list | None = None,
+    reason: str = "",
+) -> Match:
+    """Write ``changes`` to the match if it is still at ``expected_version``, with its
+    ResultReport. Internal: the caller holds the row lock inside ``transaction.atomic``
+    and writes the audit entry (with ``version=match.version`` afterwards)."""
+    updated = Match.objects.filter(pk=match.pk, version=expected_version).update(
+        **changes, version=F("version") + 1, updated_at=timezone.now()
+    )
+    if updated != 1:
+        raise Conflict("stale_version", "another submission changed the match first")
+    for name, value in changes.items():
+        setattr(match, name, value)
+    match.version = expected_version + 1
+    try:
+        with transaction.atomic():
+            ResultReport.objects.create(
+                match=match,
+                reporter=actor,
+                kind=kind,
+                games=report_games if report_games is not None else [],
+                record=match.record_text,
+                reason=reason,
+                match_version=match.version,
+            )
+    except IntegrityError as exc:  # a second change for one version: never store it
+        raise Conflict("stale_version", "another submission changed the match first") from exc
+    return match
+
+
+def _require_open_round(round_: Round) -> None:
+    if round_.status not in OPEN_ROUND:
+        code = "round_not_published" if round_.status == RoundStatus.DRAFT else "round_closed"
+        raise InvalidState(code, f"the round is {round_.status}", current=round_.status)
+
+
+def _require_not_bye(match: Match) -> None:
+    if match.player2_id is None:
+        raise InvalidState("bye", "a bye has no result to report")
+
+
+def _audit(event, match, *, actor, action, before, reason="") -> None:
+    try:
+        with transaction.atomic():
+            audit.record(
+                event,
+                actor=actor,
+                action=action,
+                obj=match,
+                reason=reason,
+                before=before,
+                after=_result_snapshot(match),
+                version=match.version,
+            )
+    except IntegrityError as exc:  # an entry for this version exists: another change won
+        raise Conflict("stale_version", "another submission changed the match first") from exc
+
+
+# --- the state changes ----------------------------------------------------------------
+
+
+def report_result(match: Match, *, actor: Actor, games: Iterable, expected_version: int) -> Match:
+    """A player of the match reports its games; the engine decides the record.
+
+    Allowed while the match waits for a result, and for the reporter to correct their
+    own report until the opponent answers. Side effects: the match (status ``reported``,
+    games, record, ``reported_by``, version + 1), a ResultReport, audit entry
+    ``match.reported``. Raises NotAllowed (``not_participant``), Conflict
+    (``stale_version``), InvalidState (``round_not_published``, ``round_closed``, ``bye``,
+    ``already_reported``, ``disputed``, ``result_final``), InvalidInput
+    (``games_malformed``) or InvalidResult.
+    """
+    access = policy.access_for(actor, _event_of(match))
+    policy.require(policy.can_report(access, match), "not_participant")
+    played = parse_games(games)
+    with transaction.atomic():
+        match, round_, event = _locked_match(match, expected_version)
+        policy.require(policy.can_report(access, match), "not_participant")
+        _require_open_round(round_)
+        _require_not_bye(match)
+        if match.status == MatchStatus.REPORTED and match.reported_by_id != access.registration_id:
+            raise InvalidState("already_reported", "your opponent reported: confirm or dispute")
+        if match.status == MatchStatus.DISPUTED:
+            raise InvalidState("disputed", "the result is disputed: a judge will decide")
+        if match.status in SETTLED_MATCH_STATUSES:
+            raise InvalidState("result_final", "the result is already confirmed")
+        before = _result_snapshot(match)
+        fixed = penalty_games(match)
+        record = adjudicate(event, round_, [*parse_games(fixed), *played])
+        stored = [*fixed, *(game_data(game) for game in played)]
+        swap(
+            match,
+            expected_version=expected_version,
+            actor=actor,
+            kind=ReportKind.REPORT,
+            report_games=[game_data(game) for game in played],
+            changes={
+                "games": stored,
+                "status": MatchStatus.REPORTED,
+                "reported_by_id": access.registration_id,
+                **record_fields(record),
+            },
+        )
+        _audit(event, match, actor=actor, action="match.reported", before=before)
+    return match
+
+
+def confirm_result(match: Match, *, actor: Actor, expected_version: int) -> Match:
+    """The opponent of the reporter confirms the reported result.
+
+    Side effects: status ``confirmed``, version + 1, a ResultReport, audit entry
+    ``match.confirmed``. Raises NotAllowed (``not_participant``, ``own_report``),
+    Conflict (``stale_version``) or InvalidState (``round_not_published``,
+    ``round_closed``, ``not_reported``).
+    """
+    return _answer(match, actor=actor, expected_version=expected_version, confirm=True)
+
+
+def dispute_result(
+    match: Match,
+    *,
+    actor: Actor,
+    expected_version: int,
+    reason: str,
+    games: Iterable | None = None,
+) -> Match:
+    """The opponent of the reporter disputes the reported result, with a reason and
+    optionally their own account of the games (kept in the ResultReport; the match keeps
+    the reported record until a judge decides with :func:`override_result`).
+
+    Side effects: status ``disputed``, version + 1, a ResultReport, audit entry
+    ``match.disputed``. Raises as :func:`confirm_result`, plus InvalidInput
+    (``reason_required``, ``games_malformed``) or InvalidResult for their games.
+    """
+    reason = require_reason(reason)
+    return _answer(
+        match,
+        actor=actor,
+        expected_version=expected_version,
+        confirm=False,
+        reason=reason,
+        games=None if games is None else parse_games(games),
+    )
+
+
+def _answer(match, *, actor, expected_version, confirm, reason="", games=None) -> Match:
+    access = policy.access_for(actor, _event_of(match))
+    policy.require(policy.is_participant(access, match), "not_participant")
+    with transaction.atomic():
+        match, round_, event = _locked_match(match, expected_version)
+        policy.require(policy.is_participant(access, match), "not_participant")
+        _require_open_round(round_)
+        if match.status != MatchStatus.REPORTED:
+            raise InvalidState("not_reported", f"the match is {match.status}", current=match.status)
+        policy.require(policy.can_answer_report(access, match), "own_report")
+        report_games = None
+        if games is not None:
+            adjudicate(event, round_, [*parse_games(penalty_games(match)), *games])
+            report_games = [game_data(game) for game in games]
+        before = _result_snapshot(match)
+        status = MatchStatus.CONFIRMED if confirm else MatchStatus.DISPUTED
+        swap(
+            match,
+            expected_version=expected_version,
+            actor=actor,
+            kind=ReportKind.CONFIRM if confirm else ReportKind.DISPUTE,
+            report_games=report_games,
+            reason=reason,
+            changes={"status": status},
+        )
+        action = "match.confirmed" if confirm else "match.disputed"
+        _audit(event, match, actor=actor, action=action, before=before, reason=reason)
+    return match
+
+
+def override_result(
+    match: Match,
+    *,
+    actor: Actor,
+    expected_version: int,
+    reason: str,
+    games: Iterable | None = None,
+    record: str | None = None,
+) -> Match:
+    """The staff enter or override a result, from the games (decided by the engine) or
+    as a record such as ``"2-1"`` or ``"0-0-3"`` (an intentional draw), with a reason.
+
+    Allowed in published and running rounds, and in closed Swiss rounds while the event
+    is still in its Swiss rounds (a correction changes the standings, not pairings made
+    since). Side effects: status ``final``, record, games, version + 1, a ResultReport,
+    audit entry ``match.overridden``. Raises NotAllowed (``not_staff``), Conflict
+    (``stale_version``), InvalidState (``round_not_published``, ``round_closed``,
+    ``bye``), InvalidInput (``reason_required``, ``games_or_record``,
+    ``games_malformed``) or InvalidResult.
+    """
+    access = policy.access_for(actor, _event_of(match))
+    policy.require(policy.can_judge(access), "not_staff")
+    reason = require_reason(reason)
+    if (games is None) == (record is None):
+        raise InvalidInput("games_or_record", "give either the games or the record")
+    played = parse_games(games) if games is not None else None
+    with transaction.atomic():
+        match, round_, event = _locked_match(match, expected_version)
+        if round_.status == RoundStatus.CLOSED:
+            if round_.stage != RoundStage.SWISS or event.state != EventState.RUNNING:
+                raise InvalidState("round_closed", "results of this round can no longer change")
+        elif round_.status == RoundStatus.DRAFT:
+            raise InvalidState("round_not_published", "the round is not published")
+        _require_not_bye(match)
+        before = _result_snapshot(match)
+        fixed = penalty_games(match)
+        if played is not None:
+            result = adjudicate(event, round_, [*parse_games(fixed), *played])
+            stored = [*fixed, *(game_data(game) for game in played)]
+        else:
+            result = _record_from_text(round_, record)
+            stored = fixed
+        swap(
+            match,
+            expected_version=expected_version,
+            actor=actor,
+            kind=ReportKind.OVERRIDE,
+            report_games=[game_data(game) for game in played] if played is not None else [],
+            reason=reason,
+            changes={"games": stored, "status": MatchStatus.FINAL, **record_fields(result)},
+        )
+        _audit(event, match, actor=actor, action="match.overridden", before=before, reason=reason)
+    return match
+
+
+def _event_of(match: Match) -> Event:
+    return Event.objects.get(rounds__matches=match)
