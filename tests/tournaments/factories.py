@@ -59,7 +59,7 @@ def new_event(organizer, fmt, **settings):
         "name": "Spring Open",
         "date": EVENT_DATE,
         "capacity": 16,
-        "pairing_seed": None,
+        "pairing_seed": "tests",
         **settings,
     }
     return services.create_event(organizer=organizer, format=fmt, **values)

@@ -201,3 +201,20 @@ def test_match_loss_in_a_closed_round_is_refused(published, judge, organizer):
             match.player1, actor=judge, kind="match_loss", infraction="x", match=match
         )
     assert raised.value.code == "round_not_open"
+
+
+def test_disqualification_before_the_event_frees_the_seat(staffed_event, judge, make_players):
+    event = staffed_event
+    services.update_event(event, actor=event.organizer, capacity=2)
+    first, _second, waiting = register_all(event, make_players(3))
+    assert waiting.status == RegistrationStatus.WAITLISTED
+    services.issue_penalty(first, actor=judge, kind="disqualification", infraction="Fraud")
+    statuses = dict(Registration.objects.values_list("id", "status"))
+    assert statuses[first.pk] == RegistrationStatus.DISQUALIFIED
+    assert statuses[waiting.pk] == RegistrationStatus.REGISTERED
+    entry = AuditEntry.objects.get(action="penalty.issued")
+    assert entry.after["promoted_from_waitlist"] == [waiting.pk]
+    assert entry.after["status"] == "disqualified"
+    with pytest.raises(services.NotAllowed) as raised:
+        services.register_player(event, actor=first.player)
+    assert raised.value.code == "disqualified"

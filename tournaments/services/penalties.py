@@ -28,13 +28,14 @@ from ..models import (
 from . import audit
 from ._common import Actor, last_round_played, lock, require_state, save
 from .errors import InvalidInput, InvalidState
+from .events import promote_waitlisted
 from .results import (
     OPEN_ROUND,
-    _result_snapshot,
     adjudicate,
     game_data,
     parse_games,
     record_fields,
+    result_snapshot,
     swap,
 )
 
@@ -148,16 +149,21 @@ def issue_penalty(
             and match.player2_id is not None
             and match.status not in SETTLED_MATCH_STATUSES
         ):
-            before["match"] = _result_snapshot(match)
+            before["match"] = result_snapshot(match)
             _apply_to_match(event, round_, match, seat, penalty, actor)
-            after["match_result"] = _result_snapshot(match)
+            after["match_result"] = result_snapshot(match)
         if kind == PenaltyKind.DISQUALIFICATION:
             before["status"] = registration.status
+            had_seat = registration.status == RegistrationStatus.REGISTERED
             registration.status = RegistrationStatus.DISQUALIFIED
             if registration.dropped_after_round is None:
                 registration.dropped_after_round = last_round_played(registration)
             save(registration, "status", "dropped_after_round")
             after["status"] = registration.status
+            if had_seat and event.state == EventState.REGISTRATION_OPEN:
+                promoted = promote_waitlisted(event, seats=1)
+                if promoted:
+                    after["promoted_from_waitlist"] = promoted
         audit.record(
             event,
             actor=actor,

@@ -154,7 +154,7 @@ def record_fields(record: MatchRecord | None) -> dict:
     }
 
 
-def _result_snapshot(match: Match) -> dict:
+def result_snapshot(match: Match) -> dict:
     return {
         "status": match.status,
         "record": match.record_text,
@@ -179,9 +179,8 @@ def _locked_match(match: Match, expected_version: int) -> tuple[Match, Round, Ev
             f"the match changed (version {locked.version}, you saw {expected_version}); reload it",
             current_version=locked.version,
         )
-    round_ = Round.objects.get(pk=locked.round_id)
-    event = Event.objects.get(pk=round_.event_id)
-    return locked, round_, event
+    round_ = Round.objects.select_related("event").get(pk=locked.round_id)
+    return locked, round_, round_.event
 
 
 def swap(
@@ -205,17 +204,18 @@ def swap(
     for name, value in changes.items():
         setattr(match, name, value)
     match.version = expected_version + 1
+    # No savepoint around the inserts: a refused insert raises out of the caller's
+    # transaction, which rolls the whole change back.
     try:
-        with transaction.atomic():
-            ResultReport.objects.create(
-                match=match,
-                reporter=actor,
-                kind=kind,
-                games=report_games if report_games is not None else [],
-                record=match.record_text,
-                reason=reason,
-                match_version=match.version,
-            )
+        ResultReport.objects.create(
+            match=match,
+            reporter=actor,
+            kind=kind,
+            games=report_games if report_games is not None else [],
+            record=match.record_text,
+            reason=reason,
+            match_version=match.version,
+        )
     except IntegrityError as exc:  # a second change for one version: never store it
         raise Conflict("stale_version", "another submission changed the match first") from exc
     return match
@@ -234,17 +234,16 @@ def _require_not_bye(match: Match) -> None:
 
 def _audit(event, match, *, actor, action, before, reason="") -> None:
     try:
-        with transaction.atomic():
-            audit.record(
-                event,
-                actor=actor,
-                action=action,
-                obj=match,
-                reason=reason,
-                before=before,
-                after=_result_snapshot(match),
-                version=match.version,
-            )
+        audit.record(
+            event,
+            actor=actor,
+            action=action,
+            obj=match,
+            reason=reason,
+            before=before,
+            after=result_snapshot(match),
+            version=match.version,
+        )
     except IntegrityError as exc:  # an entry for this version exists: another change won
         raise Conflict("stale_version", "another submission changed the match first") from exc
 
@@ -277,7 +276,7 @@ def report_result(match: Match, *, actor: Actor, games: Iterable, expected_versi
             raise InvalidState("disputed", "the result is disputed: a judge will decide")
         if match.status in SETTLED_MATCH_STATUSES:
             raise InvalidState("result_final", "the result is already confirmed")
-        before = _result_snapshot(match)
+        before = result_snapshot(match)
         fixed = penalty_games(match)
         record = adjudicate(event, round_, [*parse_games(fixed), *played])
         stored = [*fixed, *(game_data(game) for game in played)]
@@ -350,7 +349,7 @@ def _answer(match, *, actor, expected_version, confirm, reason="", games=None) -
         if games is not None:
             adjudicate(event, round_, [*parse_games(penalty_games(match)), *games])
             report_games = [game_data(game) for game in games]
-        before = _result_snapshot(match)
+        before = result_snapshot(match)
         status = MatchStatus.CONFIRMED if confirm else MatchStatus.DISPUTED
         swap(
             match,
@@ -400,7 +399,7 @@ def override_result(
         elif round_.status == RoundStatus.DRAFT:
             raise InvalidState("round_not_published", "the round is not published")
         _require_not_bye(match)
-        before = _result_snapshot(match)
+        before = result_snapshot(match)
         fixed = penalty_games(match)
         if played is not None:
             result = adjudicate(event, round_, [*parse_games(fixed), *played])
