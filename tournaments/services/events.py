@@ -32,7 +32,7 @@ from ..models import (
     TimeoutPolicy,
 )
 from . import audit
-from ._common import Actor, User, lock, require_state, save
+from ._common import Actor, User, last_round_played, lock, require_state, save
 from .errors import Conflict, InvalidInput, InvalidState
 
 
@@ -249,6 +249,25 @@ def promote_waitlisted(event: Event, *, seats: int) -> list[int]:
     if waiting:
         Registration.objects.filter(pk__in=waiting).update(status=RegistrationStatus.REGISTERED)
     return waiting
+
+
+def leave_event(event: Event, registration: Registration, status: str) -> dict:
+    """Take ``registration`` out of the event as dropped or disqualified: it is paired no
+    more from the next round (``dropped_after_round`` = the last round it is paired in),
+    and a seat it frees while registration is open goes to the first waitlisted player.
+    Internal: call with the event and registration rows locked, inside the caller's
+    audited change; returns the values for the audit entry's "after"."""
+    had_seat = registration.status == RegistrationStatus.REGISTERED
+    registration.status = status
+    if registration.dropped_after_round is None:
+        registration.dropped_after_round = last_round_played(registration)
+    save(registration, "status", "dropped_after_round")
+    after = {"status": status, "dropped_after_round": registration.dropped_after_round}
+    if had_seat and event.state == EventState.REGISTRATION_OPEN:
+        promoted = promote_waitlisted(event, seats=1)
+        if promoted:
+            after["promoted_from_waitlist"] = promoted
+    return after
 
 
 def add_staff(event: Event, *, actor: Actor, user: User, role: str) -> EventStaff:

@@ -26,9 +26,9 @@ from ..models import (
     Round,
 )
 from . import audit
-from ._common import Actor, last_round_played, lock, require_state, save
+from ._common import Actor, lock, require_state
 from .errors import InvalidInput, InvalidState
-from .events import promote_waitlisted
+from .events import leave_event
 from .results import (
     OPEN_ROUND,
     adjudicate,
@@ -154,16 +154,8 @@ def issue_penalty(
             after["match_result"] = result_snapshot(match)
         if kind == PenaltyKind.DISQUALIFICATION:
             before["status"] = registration.status
-            had_seat = registration.status == RegistrationStatus.REGISTERED
-            registration.status = RegistrationStatus.DISQUALIFIED
-            if registration.dropped_after_round is None:
-                registration.dropped_after_round = last_round_played(registration)
-            save(registration, "status", "dropped_after_round")
-            after["status"] = registration.status
-            if had_seat and event.state == EventState.REGISTRATION_OPEN:
-                promoted = promote_waitlisted(event, seats=1)
-                if promoted:
-                    after["promoted_from_waitlist"] = promoted
+            before["dropped_after_round"] = registration.dropped_after_round
+            after.update(leave_event(event, registration, RegistrationStatus.DISQUALIFIED))
         audit.record(
             event,
             actor=actor,

@@ -19,9 +19,9 @@ from decks.models import Deck
 from .. import policy
 from ..models import Event, EventState, Registration, RegistrationStatus, Round, RoundStatus
 from . import audit
-from ._common import Actor, User, last_round_played, lock, require_reason, require_state, save
+from ._common import Actor, User, lock, require_reason, require_state, save
 from .errors import CapacityFull, Conflict, DeckIllegal, InvalidInput, InvalidState, NotAllowed
-from .events import promote_waitlisted
+from .events import leave_event
 
 ACTIVE = (RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED)
 DECK_FIELDS = ("deck_text", "deck_report", "deck", "deck_submitted_at")
@@ -252,18 +252,7 @@ def drop_player(registration: Registration, *, actor: Actor, reason: str = "") -
             "status": registration.status,
             "dropped_after_round": registration.dropped_after_round,
         }
-        was_registered = registration.status == RegistrationStatus.REGISTERED
-        registration.status = RegistrationStatus.DROPPED
-        registration.dropped_after_round = last_round_played(registration)
-        save(registration, "status", "dropped_after_round")
-        after = {
-            "status": registration.status,
-            "dropped_after_round": registration.dropped_after_round,
-        }
-        if was_registered and event.state == EventState.REGISTRATION_OPEN:
-            promoted = promote_waitlisted(event, seats=1)
-            if promoted:
-                after["promoted_from_waitlist"] = promoted
+        after = leave_event(event, registration, RegistrationStatus.DROPPED)
         audit.record(
             event,
             actor=actor,
