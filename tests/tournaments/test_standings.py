@@ -96,6 +96,28 @@ def test_standings_leave_out_withdrawn_and_waitlisted_and_count_missed_rounds(
     line = next(line for line in standings.rows if line.registration == late)
     assert line.missed_rounds == 1
     assert standings.missed_rounds_are_losses is True
+    # The missed round is a 0-2 loss in the late player's own record (round 2 was played).
+    assert line.wins + line.losses + line.draws == 2
+    assert line.losses >= 1
+    explanation = standings.explain(late.pk)
+    assert len(explanation.opponents) == 1  # the missed round has no opponent
+
+
+def test_standings_without_losses_for_missed_rounds(organizer, crossover, make_players):
+    event = open_event(
+        organizer, crossover, capacity=5, swiss_rounds=3, late_entry_policy="nothing"
+    )
+    register_all(event, make_players(4))
+    services.start_event(event, actor=organizer)
+    play_round(event, organizer)
+    late = services.add_late_entry(
+        event, actor=organizer, player=UserFactory(username="late"), deck_text=LEGAL_DECK
+    )
+    play_round(event, organizer)
+    line = next(
+        line for line in services.compute_standings(event).rows if line.registration == late
+    )
+    assert line.missed_rounds == 1
     assert line.wins + line.losses + line.draws == 1
 
 

@@ -58,6 +58,8 @@ from math import lcm
 from .errors import StandingsError
 from .games import BYE_RECORD, MatchRecord
 
+MISSED_ROUND_LOSS = MatchRecord(0, 2, 0)
+
 PlayerId = Hashable
 
 MTR_FLOOR = Fraction(33, 100)
@@ -82,7 +84,10 @@ TIEBREAK_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class ReportedMatch:
-    """A finished match: ``record`` is player 1's games; a bye has no player 2."""
+    """A finished match: ``record`` is player 1's games. Without a player 2 it is a bye
+    (record None or 2-0-0) or, with record :data:`MISSED_ROUND_LOSS` (0-2-0), a loss for a
+    round the player missed (a late entry): it counts in the player's own record and game
+    figures like a 0-2 loss, and, having no opponent, in nobody's opponents' figures."""
 
     round_number: int
     player1: PlayerId
@@ -144,6 +149,7 @@ class StandingExplanation:
     losses: int
     draws: int
     bye_rounds: tuple[int, ...]
+    missed_rounds: tuple[int, ...]  # rounds lost unplayed (late entry)
     rounds_played: int
     own_match_win: Percentage | None
     own_game_win: Percentage | None
@@ -188,6 +194,7 @@ class _Tally:
         self.losses = [0] * count
         self.draws = [0] * count
         self.byes: list[list[int]] = [[] for _ in range(count)]
+        self.missed: list[list[int]] = [[] for _ in range(count)]  # rounds lost unplayed
         self.game_points = [0] * count
         self.games = [0] * count
         self.opponents: list[list[int]] = [[] for _ in range(count)]
@@ -220,8 +227,17 @@ class _Tally:
             seen_add(key_a)
             player2 = match.player2
             if player2 is None:
+                if match.record == MISSED_ROUND_LOSS:
+                    losses[a] += 1
+                    games[a] += 2
+                    self.missed[a].append(rnd)
+                    continue
                 if match.record is not None and match.record != BYE_RECORD:
-                    raise StandingsError("bye_record", f"round {rnd}: a bye is 2-0-0")
+                    raise StandingsError(
+                        "bye_record",
+                        f"round {rnd}: without an opponent a match is a bye (2-0-0) or a "
+                        "missed-round loss (0-2-0)",
+                    )
                 mp[a] += 3
                 wins[a] += 1
                 byes[a].append(rnd)
@@ -314,7 +330,8 @@ def _mtr(tally: _Tally) -> tuple[list[tuple[int, ...]], list[tuple[float, ...]]]
 
 def _pokemon(tally: _Tally) -> tuple[list[tuple[int, ...]], list[tuple[float, ...]]]:
     count = len(tally.ids)
-    played = [len(tally.opponents[i]) for i in range(count)]  # rounds without byes
+    # Rounds that count: played against an opponent, or lost unplayed; byes do not.
+    played = [len(tally.opponents[i]) + len(tally.missed[i]) for i in range(count)]
     unit = lcm(4, *{2 * r for r in played if r})
     floor_units, cap_units = unit // 4, unit * 3 // 4
     win_pct = []
@@ -415,7 +432,7 @@ class _Explainer:
 
     def pokemon_win(self, i: int) -> Percentage | None:
         t = self.tally
-        played = len(t.opponents[i])
+        played = len(t.opponents[i]) + len(t.missed[i])
         if not played:
             return None
         wins = t.wins[i] - len(t.byes[i])
@@ -483,6 +500,7 @@ class _Explainer:
             losses=t.losses[i],
             draws=t.draws[i],
             bye_rounds=tuple(t.byes[i]),
+            missed_rounds=tuple(t.missed[i]),
             rounds_played=t.rounds_played(i),
             own_match_win=own_match,
             own_game_win=own_game,

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..engine.games import MatchRecord
-from ..engine.standings import ReportedMatch, StandingExplanation, Standings
+from ..engine.standings import MISSED_ROUND_LOSS, ReportedMatch, StandingExplanation, Standings
 from ..engine.standings import compute_standings as engine_standings
 from ..models import (
     Event,
@@ -38,8 +38,7 @@ class StandingLine:
     dropped: bool
     tiebreakers: dict[str, float]
     # Rounds a late entry missed. With the event's late-entry policy "losses" they are
-    # losses, but the engine has no "loss without an opponent" yet, so they are not in
-    # the record or the tiebreakers above (see EventStandings.missed_rounds_are_losses).
+    # in the record and the player's own figures as 0-2 losses (not in opponents' ones).
     missed_rounds: int = 0
 
 
@@ -102,6 +101,11 @@ def compute_standings(event: Event, *, through_round: int | None = None) -> Even
             continue
         played.add(player2)
         reported.append(ReportedMatch(number, player1, player2, MatchRecord(wins, losses, draws)))
+    if event.late_entry_policy == LateEntryPolicy.LOSSES:
+        for pk, registration in registrations.items():
+            for number in range(1, min((registration.late_entry_round or 1) - 1, last_round) + 1):
+                reported.append(ReportedMatch(number, pk, None, MISSED_ROUND_LOSS))
+                played.add(pk)
     # Players who withdrew before round 1 are not in the finish order (MTR 2.10).
     ids = [
         pk

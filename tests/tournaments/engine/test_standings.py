@@ -9,6 +9,7 @@ import pytest
 from tournaments.engine.errors import StandingsError
 from tournaments.engine.games import MatchRecord
 from tournaments.engine.standings import (
+    MISSED_ROUND_LOSS,
     MTR_FLOOR,
     ReportedMatch,
     TiebreakProfile,
@@ -411,3 +412,48 @@ def test_explain_unknown_player():
     with pytest.raises(StandingsError) as caught:
         compute_standings(["A"], []).explain("B")
     assert caught.value.code == "unknown_player"
+
+
+# -- late entries: losses for missed rounds ----------------------------------------------------
+
+
+def test_missed_round_loss_counts_in_own_record_and_figures_only():
+    event = EventBuilder()
+    event.play(1, "late", None, MISSED_ROUND_LOSS)
+    event.play(2, "late", "anna", WIN)
+    event.play(3, "late", "ben", WIN)
+    event.play(1, "anna", "ben", WIN)
+    standings = event.standings()
+    late = standings.explain("late")
+    assert (late.wins, late.losses, late.draws, late.match_points) == (2, 1, 0, 6)
+    assert late.missed_rounds == (1,)
+    assert late.rounds_played == 3
+    assert late.own_match_win.raw == Fraction(6, 9)
+    assert late.own_game_win.raw == Fraction(12, 18)  # 2-0, 2-0 and the 0-2 loss
+    assert [line.opponent for line in late.opponents] == ["anna", "ben"]
+    # Anna's opponents are ben (round 1) and late (round 2): the missed round adds nobody.
+    assert sorted(line.opponent for line in standings.explain("anna").opponents) == [
+        "ben",
+        "late",
+    ]
+
+
+def test_missed_round_loss_lowers_the_pokemon_win_percentage():
+    event = EventBuilder()
+    event.play(1, "late", None, MISSED_ROUND_LOSS)
+    event.play(2, "late", "anna", WIN)
+    event.play(1, "anna", "ben", WIN)
+    event.play(2, "ben", None)  # a bye does not count as a round played for Pokémon
+    standings = event.standings(profile="pokemon")
+    # anna's only other opponent is late: late won 1 of 2 counted rounds = 50 %.
+    anna = standings.explain("anna")
+    late_line = by_name(anna)["late"]
+    assert late_line.match_win.raw == Fraction(1, 2)
+
+
+def test_a_match_without_opponent_is_a_bye_or_a_missed_round_loss_only():
+    event = EventBuilder()
+    event.play(1, "late", None, MatchRecord(1, 1, 1))
+    with pytest.raises(StandingsError) as error:
+        event.standings()
+    assert error.value.code == "bye_record"
