@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 
 from cardpool.demo import load_demo_pool
 from decks.builtin import load_builtin_formats
+from tournaments.demo import DEMO_PASSWORD, load_demo_events
 
 PASSWORD_FILE = settings.BASE_DIR / ".demo-admin-password"
 
@@ -27,6 +28,11 @@ class Command(BaseCommand):
         )
         formats = load_builtin_formats()
         self.stdout.write(f"Formats: {len(formats)} added.")
+        events = load_demo_events()
+        self.stdout.write(
+            f"Demo events: {len(events)} added (players demo-player01…12, organizer "
+            f"demo-organizer, password {DEMO_PASSWORD})."
+        )
         if not no_admin:
             self._ensure_admin()
 
