@@ -8,12 +8,14 @@ from cardpool.api import CardViewSet
 from decks.api import DeckViewSet
 from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
+from tournaments.api.views import register_routes as register_event_routes
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
 router.register("decks", DeckViewSet, basename="deck")
 router.register("rules/search", RulesSearchViewSet, basename="rules-search")
 router.register("rules/sections", SectionViewSet, basename="rules-section")
+register_event_routes(router)
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),

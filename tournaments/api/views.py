@@ -1,0 +1,433 @@
+"""The tournament API (STYLE habit 8): viewsets whose ``get_queryset`` starts from
+``tournaments.policy``'s ``*_visible_to`` filters (through ``tournaments.selectors``), and
+commands as ``@action(detail=True, methods=["post"])`` calling the same service function
+as the pages.
+
+Routes (registered in ``config/urls.py`` under ``api/v1/``)::
+
+    events/                                   list, retrieve; register, generate-round,
+                                              standings
+    events/{event_pk}/registrations/          list, retrieve; decklist, drop, penalty
+    events/{event_pk}/rounds/                 list, retrieve (by number); pairings, publish
+    events/{event_pk}/matches/                retrieve; report, confirm, dispute, override
+
+An event the caller may not see is a 404 on every route under it; a missing permission on
+a visible object is a 403 (the policy's rule). Every error, domain or DRF, is answered by
+:func:`exception_handler` as ``{"code", "message", "details"}``.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from .. import policy, selectors, services
+from ..models import Event, Match, Registration, Round
+from ..services.errors import DeckIllegal, InvalidInput, TournamentError
+from . import serializers as s
+
+# --- errors: the one place that maps exceptions to responses ---------------------------
+
+
+def error_response(code: str, message: str, details: dict | None, http_status: int) -> Response:
+    return Response(
+        {"code": code, "message": message, "details": details or {}}, status=http_status
+    )
+
+
+def _drf_code(exc: exceptions.APIException) -> str:
+    codes = exc.get_codes()
+    return codes if isinstance(codes, str) else exc.default_code
+
+
+def exception_handler(exc, context):
+    """Domain errors answer with their own code and status (``TournamentError.http_status``:
+    400 invalid input, 403 not allowed, 409 state/conflict/capacity); a deck refused as
+    illegal carries the engine's full report. DRF's own errors (field validation, not
+    signed in, 404, throttling) get the same shape. Anything else is a 500."""
+    if isinstance(exc, TournamentError):
+        details = dict(exc.details)
+        if isinstance(exc, DeckIllegal):
+            details["report"] = exc.report.as_dict(language=get_language())
+        response = error_response(exc.code, exc.message, details, exc.http_status)
+    elif isinstance(exc, Http404):
+        response = error_response("not_found", "not found", None, status.HTTP_404_NOT_FOUND)
+    elif isinstance(exc, PermissionDenied):
+        response = error_response(
+            "permission_denied", str(exc) or "permission denied", None, status.HTTP_403_FORBIDDEN
+        )
+    elif isinstance(exc, exceptions.ValidationError):
+        response = error_response(
+            "invalid_input",
+            "the request has invalid fields",
+            {"fields": exc.detail},
+            status.HTTP_400_BAD_REQUEST,
+        )
+    elif isinstance(exc, exceptions.APIException):
+        response = error_response(_drf_code(exc), str(exc.detail), None, exc.status_code)
+        if getattr(exc, "wait", None):
+            response["Retry-After"] = str(int(exc.wait))
+    else:
+        return None
+    set_rollback()
+    return response
+
+
+class TournamentErrorsMixin:
+    """Applies :func:`exception_handler` to a viewset."""
+
+    def get_exception_handler(self):
+        return exception_handler
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    texts = {
+        400: "Invalid input (`invalid_input` with field errors, or a domain code such as "
+        "`games_malformed`, `invalid_result`, `reason_required`; `deck_illegal` carries the "
+        "legality report in `details.report`).",
+        403: "Not signed in (`not_authenticated`) or not allowed (`not_participant`, "
+        "`not_staff`, `not_manager`, `not_own_registration`, …).",
+        404: "No such object, or one the caller may not see (`not_found`).",
+        409: "The object's state forbids it (`round_closed`, `not_reported`, …), another "
+        "submission won (`stale_version`, `already_registered`) or no seat is left "
+        "(`capacity_full`).",
+    }
+    return {code: OpenApiResponse(s.ErrorSerializer, description=texts[code]) for code in codes}
+
+
+READ_ERRORS = errors(404)
+COMMAND_ERRORS = errors(400, 403, 404, 409)
+EVENT_PK = OpenApiParameter("event_pk", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+def _input(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# --- events --------------------------------------------------------------------------
+
+
+@extend_schema(tags=["events"], responses={200: s.EventSerializer, **READ_ERRORS})
+class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
+    """Events the caller may see: drafts only by their staff, the rest by anyone."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    serializer_class = s.EventSerializer
+    lookup_value_regex = "[0-9]+"
+
+    def get_queryset(self):
+        return selectors.event_list(self.request.user).order_by("-date", "-id")
+
+    @extend_schema(
+        summary="Register for the event",
+        description="Register yourself, optionally with a decklist. Without a free seat you "
+        "join the waitlist, or with `join_waitlist: false` get `capacity_full`.",
+        request=s.RegisterInputSerializer,
+        responses={201: s.RegistrationSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def register(self, request, pk=None):
+        event = self.get_object()
+        data = _input(s.RegisterInputSerializer, request)
+        registration = services.register_player(
+            event,
+            actor=request.user,
+            deck_text=data.get("deck_text") or None,
+            join_waitlist=data["join_waitlist"],
+        )
+        registration = selectors.registration_list(request.user, event).get(pk=registration.pk)
+        return Response(s.RegistrationSerializer(registration).data, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Pair the next Swiss round (managers)",
+        description="The round starts unpublished; see it under `rounds/{number}/`.",
+        request=None,
+        responses={201: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="generate-round")
+    def generate_round(self, request, pk=None):
+        event = self.get_object()
+        round_ = services.generate_round(event, actor=request.user)
+        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
+        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Swiss standings with the tiebreak figures",
+        description="Closed Swiss rounds only; disqualified players are left out.",
+        responses={200: s.StandingsSerializer, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        event = self.get_object()
+        standings = selectors.standings(request.user, event)
+        return Response(s.StandingsSerializer(standings).data)
+
+
+# --- everything under one event ------------------------------------------------------
+
+
+class EventScopedMixin(TournamentErrorsMixin):
+    """Fetches ``self.event`` through ``policy.events_visible_to`` (404 when hidden) and
+    the caller's ``self.access`` once per request."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    model: type
+
+    def load_event(self) -> Event:
+        if not hasattr(self, "_event"):
+            user = self.request.user
+            self._event = get_object_or_404(
+                policy.events_visible_to(user).select_related("format"),
+                pk=self.kwargs["event_pk"],
+            )
+            self._access = policy.access_for(user, self._event)
+        return self._event
+
+    @property
+    def event(self) -> Event:
+        return self.load_event()
+
+    @property
+    def access(self) -> policy.EventAccess:
+        self.load_event()
+        return self._access
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return self.model.objects.none()
+        return self.scoped_queryset()
+
+    def scoped_queryset(self):
+        raise NotImplementedError
+
+
+@extend_schema(
+    tags=["registrations"],
+    parameters=[EVENT_PK],
+    responses={200: s.RegistrationSerializer, **READ_ERRORS},
+)
+class RegistrationViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
+    """The event's players: registered first, then the waitlist, then the others."""
+
+    model = Registration
+    serializer_class = s.RegistrationSerializer
+    lookup_value_regex = "[0-9]+"
+
+    def scoped_queryset(self):
+        return selectors.registration_list(self.request.user, self.event, self.access)
+
+    def _answer(self, registration):
+        return Response(s.RegistrationSerializer(self.get_queryset().get(pk=registration.pk)).data)
+
+    @extend_schema(
+        summary="Submit or replace the decklist",
+        description="The player, or the staff (with a reason once lists are locked).",
+        request=s.DecklistInputSerializer,
+        responses={200: s.RegistrationSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def decklist(self, request, event_pk=None, pk=None):
+        data = _input(s.DecklistInputSerializer, request)
+        registration = services.submit_decklist(
+            self.get_object(),
+            actor=request.user,
+            deck_text=data["deck_text"],
+            reason=data["reason"],
+        )
+        return self._answer(registration)
+
+    @extend_schema(
+        summary="Drop from the event",
+        description="The player or the staff; effective from the next pairing.",
+        request=s.ReasonInputSerializer,
+        responses={200: s.RegistrationSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def drop(self, request, event_pk=None, pk=None):
+        data = _input(s.ReasonInputSerializer, request)
+        registration = self.get_object()
+        registration.event = self.event
+        registration = services.drop_player(registration, actor=request.user, reason=data["reason"])
+        return self._answer(registration)
+
+    @extend_schema(
+        summary="Issue a penalty (staff)",
+        request=s.PenaltyInputSerializer,
+        responses={201: s.PenaltySerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def penalty(self, request, event_pk=None, pk=None):
+        data = _input(s.PenaltyInputSerializer, request)
+        registration = self.get_object()
+        registration.event = self.event
+        match = None
+        if data.get("match") is not None:
+            match = (
+                policy.matches_visible_to(request.user, self.event, self.access)
+                .filter(pk=data["match"])
+                .first()
+            )
+            if match is None:
+                raise InvalidInput("match_not_found", "no such match in this event", field="match")
+        penalty = services.issue_penalty(
+            registration,
+            actor=request.user,
+            kind=data["kind"],
+            infraction=data["infraction"],
+            note=data["note"],
+            match=match,
+        )
+        penalty = selectors.penalty_list(request.user, self.event, self.access).get(pk=penalty.pk)
+        return Response(s.PenaltySerializer(penalty).data, status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["rounds"],
+    parameters=[EVENT_PK],
+    responses={200: s.RoundSerializer, **READ_ERRORS},
+)
+class RoundViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
+    """The event's rounds by number; unpublished ones only for the staff."""
+
+    model = Round
+    serializer_class = s.RoundSerializer
+    lookup_field = "number"
+    lookup_value_regex = "[0-9]+"
+
+    def scoped_queryset(self):
+        return selectors.round_list(self.request.user, self.event, self.access)
+
+    def get_object(self):
+        round_ = super().get_object()
+        round_.event = self.event
+        return round_
+
+    @extend_schema(
+        summary="The round's pairings by table",
+        responses={200: s.MatchSerializer(many=True), **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"])
+    def pairings(self, request, event_pk=None, number=None):
+        matches = selectors.pairings(request.user, self.get_object(), self.access).select_related(
+            "round"
+        )
+        page = self.paginate_queryset(matches)
+        return self.get_paginated_response(s.MatchSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="Publish the round (managers)",
+        description="Players see their tables and may report.",
+        request=None,
+        responses={200: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def publish(self, request, event_pk=None, number=None):
+        round_ = services.publish_round(self.get_object(), actor=request.user)
+        return Response(s.RoundSerializer(self.get_queryset().get(pk=round_.pk)).data)
+
+
+@extend_schema(
+    tags=["matches"],
+    parameters=[EVENT_PK],
+    responses={200: s.MatchSerializer, **READ_ERRORS},
+)
+class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """One match of a round the caller may see, and its result commands. Every command
+    takes the ``expected_version`` the caller saw: a stale one is ``stale_version``."""
+
+    model = Match
+    serializer_class = s.MatchSerializer
+    lookup_value_regex = "[0-9]+"
+
+    def scoped_queryset(self):
+        return policy.matches_visible_to(self.request.user, self.event, self.access).select_related(
+            "round", "player1__player", "player2__player"
+        )
+
+    def _answer(self, match):
+        return Response(s.MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(
+        summary="Report the games (either player)",
+        request=s.ReportInputSerializer,
+        responses={200: s.MatchSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def report(self, request, event_pk=None, pk=None):
+        data = _input(s.ReportInputSerializer, request)
+        match = services.report_result(
+            self.get_object(),
+            actor=request.user,
+            games=data["games"],
+            expected_version=data["expected_version"],
+        )
+        return self._answer(match)
+
+    @extend_schema(
+        summary="Confirm the opponent's report",
+        request=s.VersionInputSerializer,
+        responses={200: s.MatchSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, event_pk=None, pk=None):
+        data = _input(s.VersionInputSerializer, request)
+        match = services.confirm_result(
+            self.get_object(), actor=request.user, expected_version=data["expected_version"]
+        )
+        return self._answer(match)
+
+    @extend_schema(
+        summary="Dispute the opponent's report",
+        request=s.DisputeInputSerializer,
+        responses={200: s.MatchSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, event_pk=None, pk=None):
+        data = _input(s.DisputeInputSerializer, request)
+        match = services.dispute_result(
+            self.get_object(),
+            actor=request.user,
+            expected_version=data["expected_version"],
+            reason=data["reason"],
+            games=data.get("games"),
+        )
+        return self._answer(match)
+
+    @extend_schema(
+        summary="Enter or override the result (staff)",
+        description="Either `games` or `record`, with a reason; the result becomes final.",
+        request=s.OverrideInputSerializer,
+        responses={200: s.MatchSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def override(self, request, event_pk=None, pk=None):
+        data = _input(s.OverrideInputSerializer, request)
+        match = services.override_result(
+            self.get_object(),
+            actor=request.user,
+            expected_version=data["expected_version"],
+            reason=data["reason"],
+            games=data.get("games"),
+            record=data.get("record"),
+        )
+        return self._answer(match)
+
+
+def register_routes(router, prefix: str = "events") -> None:
+    """The router lines for ``config/urls.py`` (kept here so tests use the same ones)."""
+    nested = prefix + "/(?P<event_pk>[0-9]+)"
+    router.register(prefix, EventViewSet, basename="event")
+    router.register(nested + "/registrations", RegistrationViewSet, basename="event-registration")
+    router.register(nested + "/rounds", RoundViewSet, basename="event-round")
+    router.register(nested + "/matches", MatchViewSet, basename="event-match")
