@@ -22,6 +22,7 @@ urlpatterns = [
     path("cards/", include("cardpool.urls")),
     path("decks/", include("decks.urls")),
     path("rules/", include("rules.urls")),
+    path("events/", include("tournaments.urls")),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

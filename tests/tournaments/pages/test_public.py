@@ -1,0 +1,200 @@
+"""Public pages: event list, event page, pairings, standings, bracket, decklists."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+
+from tests.tournaments.factories import (
+    new_event,
+    open_event,
+    play_round,
+    play_top_cut_round,
+    register_all,
+)
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(response) -> str:
+    return response.content.decode()
+
+
+def test_event_list_shows_visible_events_only(client_for, organizer, outsider, crossover):
+    open_event(organizer, crossover, name="Spring Open")
+    new_event(organizer, crossover, name="Secret Draft")
+    public = text_of(client_for(outsider).get(reverse("tournaments:event_list")))
+    assert "Spring Open" in public
+    assert "Secret Draft" not in public
+    own = text_of(client_for(organizer).get(reverse("tournaments:event_list")))
+    assert "Spring Open" in own
+    assert "Secret Draft" in own
+
+
+def test_event_list_query_count_is_fixed(
+    client_for, organizer, crossover, django_assert_num_queries
+):
+    client = client_for()
+    open_event(organizer, crossover, name="One")
+    with django_assert_num_queries(1):
+        assert client.get(reverse("tournaments:event_list")).status_code == 200
+    for name in ("Two", "Three"):
+        open_event(organizer, crossover, name=name)
+    with django_assert_num_queries(1):
+        response = client.get(reverse("tournaments:event_list"))
+    assert text_of(response).count("/events/") >= 3
+
+
+def test_event_page_shows_state_format_date_counts(client_for, event_after_round_3):
+    event = event_after_round_3.event
+    response = client_for().get(reverse("tournaments:event_detail", args=[event.pk]))
+    assert response.status_code == 200
+    body = text_of(response)
+    assert "<h1>Spring Open</h1>" in body
+    assert '<span class="badge">Swiss rounds</span>' in body
+    assert "2026-05-16" in body
+    assert escape(str(event.format)) in body
+    # eight registered, one dropped: seven seats taken of 16
+    assert "7 of 16 seats taken" in body
+    for number in (1, 2, 3):
+        assert reverse("tournaments:pairings", args=[event.pk, number]) in body
+    assert reverse("tournaments:standings", args=[event.pk]) in body
+    assert reverse("tournaments:bracket", args=[event.pk]) in body
+    assert reverse("tournaments:dashboard", args=[event.pk]) not in body
+
+
+def test_draft_event_is_404_for_outsider_and_200_for_staff(
+    client_for, organizer, outsider, crossover
+):
+    event = new_event(organizer, crossover)
+    url = reverse("tournaments:event_detail", args=[event.pk])
+    assert client_for(outsider).get(url).status_code == 404
+    assert client_for().get(url).status_code == 404
+    assert client_for(organizer).get(url).status_code == 200
+    for name in ("standings", "bracket", "decklists"):
+        assert (
+            client_for(outsider).get(reverse(f"tournaments:{name}", args=[event.pk])).status_code
+            == 404
+        )
+
+
+def test_pairings_by_table_and_by_name(client_for, event_after_round_3):
+    event = event_after_round_3.event
+    round_ = event_after_round_3.rounds[0]
+    url = reverse("tournaments:pairings", args=[event.pk, round_.number])
+    body = text_of(client_for().get(url))
+    assert "<h1>Round 1 pairings</h1>" in body
+    first = round_.matches.order_by("table").first()
+    p1, p2 = first.player1.player.username, first.player2.player.username
+    assert (
+        f"<td>{first.table}</td>\n    <td>{p1}</td>\n    <td>{p2}</td>\n"
+        f"    <td>{first.record_text}</td>" in body
+    )
+    by_name = text_of(client_for().get(url + "?by=name"))
+    names = [f"player{n:03d}" for n in range(1, 9)]
+    positions = [by_name.index(f"<td>{name}</td><td>") for name in names]
+    assert positions == sorted(positions)
+    assert f"<td>{p2}</td><td>{first.table}</td><td>{p1}</td>" in by_name
+
+
+def test_unpublished_round_pairings_are_404_for_public(client_for, event_after_round_3, organizer):
+    event = event_after_round_3.event
+    round_ = services.generate_round(event, actor=organizer)
+    url = reverse("tournaments:pairings", args=[event.pk, round_.number])
+    assert client_for().get(url).status_code == 404
+    assert client_for(organizer).get(url).status_code == 200
+
+
+def _event_with_round(organizer, fmt, make_players, count, prefix):
+    event = open_event(organizer, fmt, name=f"Event {count}", capacity=16)
+    register_all(event, make_players(count, prefix=prefix))
+    services.start_event(event, actor=organizer)
+    play_round(event, organizer)
+    return event
+
+
+@pytest.mark.parametrize("page", ["pairings", "pairings_by_name", "standings"])
+def test_list_pages_query_count_is_the_same_small_and_large(
+    page, client_for, organizer, crossover, make_players, django_assert_num_queries
+):
+    small = _event_with_round(organizer, crossover, make_players, 2, "small")
+    large = _event_with_round(organizer, crossover, make_players, 8, "large")
+    client = client_for()
+    counts = []
+    for event in (small, large):
+        if page == "standings":
+            url = reverse("tournaments:standings", args=[event.pk])
+        else:
+            url = reverse("tournaments:pairings", args=[event.pk, 1])
+            if page == "pairings_by_name":
+                url += "?by=name"
+        # event, round (pairings only), the list itself (standings: registrations, results)
+        with django_assert_num_queries(3) as captured:
+            assert client.get(url).status_code == 200
+        counts.append(len(captured.captured_queries))
+    assert counts[0] == counts[1]
+
+
+def test_standings_show_tiebreak_working(client_for, event_after_round_3):
+    event = event_after_round_3.event
+    table = services.compute_standings(event)
+    leader = table.rows[0]
+    working = table.explain(leader.registration.pk)
+    body = text_of(client_for().get(reverse("tournaments:standings", args=[event.pk])))
+    assert "After 3 Swiss rounds." in body
+    assert '<th scope="col">OMW%</th><th scope="col">GW%</th><th scope="col">OGW%</th>' in body
+    omw = leader.tiebreakers["opponents_match_win_pct"]
+    assert f"<td>{omw * 100:.2f}%</td>" in body
+    row_start = body.index(f'id="player-{leader.registration.pk}"')
+    row = body[row_start : body.index("</details>", row_start)]
+    assert f"<td>{leader.match_points}</td>" in row
+    assert "<dt>Rounds played</dt><dd>3</dd>" in row
+    for opponent in working.opponents:
+        name = table.registrations[opponent.opponent].player.username
+        assert f"<td>{opponent.round_number}</td>\n          <td>{name}" in row
+        assert f"<td>{opponent.wins}-{opponent.losses}-{opponent.draws}</td>" in row
+    # the dropped player keeps their place, marked
+    assert '<span class="badge">dropped</span>' in body
+
+
+def test_bracket_shows_rounds_as_columns(client_for, event_after_round_3, organizer):
+    event = event_after_round_3.event
+    play_round(event, organizer)
+    play_round(event, organizer)
+    top = services.generate_top_cut(event, actor=organizer)
+    play_top_cut_round(top, organizer)
+    body = text_of(client_for().get(reverse("tournaments:bracket", args=[event.pk])))
+    assert '<th scope="col">Round 6</th><th scope="col">Final</th>' in body
+    semis = list(top.matches.order_by("bracket_position"))
+    assert body.count('<td rowspan="1">') == 2
+    assert body.count('<td rowspan="2">') == 1
+    assert '<span class="badge">to be decided</span>' in body
+    for match in semis:
+        winner = match.player1 if match.outcome == "player1" else match.player2
+        assert f"<strong>{winner.player.username}</strong>" in body
+        assert f'<span class="seed">{match.seed1}</span>' in body
+
+
+def test_bracket_without_top_cut(client_for, organizer, crossover):
+    event = open_event(organizer, crossover)
+    body = text_of(client_for().get(reverse("tournaments:bracket", args=[event.pk])))
+    assert "This event has no top cut." in body
+
+
+def test_decklists_hidden_until_public(client_for, event_after_round_3, organizer, outsider):
+    event = event_after_round_3.event
+    url = reverse("tournaments:decklists", args=[event.pk])
+    hidden = text_of(client_for(outsider).get(url))
+    assert "Decklists of this event are not public." in hidden
+    assert "森原 さとみ" not in hidden
+    own = text_of(client_for(event_after_round_3.players[0]).get(url))
+    assert own.count('<pre class="decklist">') == 1
+    services.update_event(
+        event, actor=organizer, decklists_public_from=timezone.now() - dt.timedelta(minutes=1)
+    )
+    shown = text_of(client_for(outsider).get(url))
+    assert shown.count('<pre class="decklist">') == 8
+    assert "<h2>player001</h2>" in shown

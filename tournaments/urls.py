@@ -1,0 +1,34 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournaments"
+urlpatterns = [
+    path("", views.event_list, name="event_list"),
+    path("<int:pk>/", views.event_detail, name="event_detail"),
+    path("<int:pk>/rounds/<int:number>/pairings/", views.pairings, name="pairings"),
+    path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/bracket/", views.bracket, name="bracket"),
+    path("<int:pk>/decklists/", views.decklists, name="decklists"),
+    # player
+    path("<int:pk>/register/", views.register, name="register"),
+    path("<int:pk>/me/", views.my_registration, name="my_registration"),
+    path("<int:pk>/me/match/", views.my_match, name="my_match"),
+    path("<int:pk>/matches/<int:match_id>/report/", views.report_result, name="report_result"),
+    path("<int:pk>/matches/<int:match_id>/confirm/", views.confirm_result, name="confirm_result"),
+    path("<int:pk>/matches/<int:match_id>/dispute/", views.dispute_result, name="dispute_result"),
+    # staff
+    path("<int:pk>/staff/", views.dashboard, name="dashboard"),
+    path("<int:pk>/staff/rounds/generate/", views.generate_round, name="generate_round"),
+    path(
+        "<int:pk>/staff/rounds/<int:number>/<slug:action>/",
+        views.round_action,
+        name="round_action",
+    ),
+    path("<int:pk>/rounds/<int:number>/clock/", views.round_clock, name="round_clock"),
+    path(
+        "<int:pk>/rounds/<int:number>/clock/fragment/",
+        views.round_clock_fragment,
+        name="round_clock_fragment",
+    ),
+]

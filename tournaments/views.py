@@ -1,0 +1,547 @@
+"""The tournament pages: public event pages, the player's pages and the staff dashboard.
+
+Views only translate: they fetch through ``tournaments.selectors`` / ``tournaments.policy``
+(an event the user may not see is a 404), ask ``policy`` for every decision (a missing
+permission is a 403) and change state only by calling ``tournaments.services``, whose
+refusals (``TournamentError``) are shown to the user. ``NotAllowed`` is a
+``PermissionDenied``: left uncaught, Django answers 403.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from cardpool.models import CardType, Element
+
+from . import policy, selectors, services
+from .forms import DisputeForm, RegisterForm, ReportResultForm, VersionForm
+from .models import EventState, MatchStatus, RoundStage, RoundStatus
+from .services.errors import NotAllowed, TournamentError
+
+# Texts for the service error codes a user meets on these pages; other codes fall back to
+# the service's English message.
+ERROR_TEXTS = {
+    "already_registered": gettext_lazy("You are already registered for this event."),
+    "registration_not_open": gettext_lazy("Registration for this event is not open."),
+    "registration_closed": gettext_lazy("The registration deadline has passed."),
+    "staff_cannot_play": gettext_lazy("The event's staff cannot play in it."),
+    "decklist_missing": gettext_lazy("Paste a decklist."),
+    "decklist_too_long": gettext_lazy("The decklist is too long."),
+    "deck_illegal": gettext_lazy("The decklist is not legal for this event: nothing was saved."),
+    "stale_version": gettext_lazy(
+        "Someone else changed this match first. Check the result below and try again."
+    ),
+    "already_reported": gettext_lazy("Your opponent reported: confirm or dispute their result."),
+    "disputed": gettext_lazy("The result is disputed: a judge will decide."),
+    "result_final": gettext_lazy("The result is already confirmed."),
+    "round_closed": gettext_lazy("This round is closed."),
+    "not_reported": gettext_lazy("There is no reported result to answer."),
+    "reason_required": gettext_lazy("Give a reason."),
+    "bye": gettext_lazy("A bye has no result to report."),
+    "not_enough_players": gettext_lazy("At least two active players are needed."),
+    "previous_round_open": gettext_lazy("Close the previous round first."),
+    "results_missing": gettext_lazy("Some matches have no final result yet."),
+}
+
+
+def error_text(error: TournamentError) -> str:
+    return str(ERROR_TEXTS.get(error.code, error.message))
+
+
+def _event_and_access(request, pk: int):
+    """The event if the user may see it (else 404) and the user's access to it."""
+    event = get_object_or_404(selectors.event_list(request.user), pk=pk)
+    return event, policy.access_for(request.user, event)
+
+
+def _require_staff(access) -> None:
+    policy.require(access.is_staff, "not_staff", "event staff only")
+
+
+# --- public pages ----------------------------------------------------------------------
+
+
+def event_list(request):
+    return render(
+        request, "tournaments/event_list.html", {"events": selectors.event_list(request.user)}
+    )
+
+
+def event_detail(request, pk: int):
+    event, access = _event_and_access(request, pk)
+    rounds = list(selectors.round_list(request.user, event, access))
+    return render(
+        request,
+        "tournaments/event_detail.html",
+        {
+            "event": event,
+            "access": access,
+            "rounds": rounds,
+            "swiss_rounds": [r for r in rounds if r.stage == RoundStage.SWISS],
+            "has_top_cut": any(r.stage == RoundStage.TOP_CUT for r in rounds),
+            "decklists_public": policy.decklists_public(event),
+            "can_register": event.state == EventState.REGISTRATION_OPEN
+            and access.registration_id is None
+            and not access.is_staff,
+        },
+    )
+
+
+def pairings(request, pk: int, number: int):
+    """A published round's pairings by table, or (``?by=name``) alphabetically by player
+    name, for printing and the wall."""
+    event, access = _event_and_access(request, pk)
+    round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
+    round_.event = event
+    by_name = request.GET.get("by") == "name"
+    context = {"event": event, "round": round_, "by_name": by_name}
+    if by_name:
+        context["lines"] = selectors.pairings_by_name(request.user, round_, access)
+    else:
+        context["matches"] = selectors.pairings(request.user, round_, access)
+    return render(request, "tournaments/pairings.html", context)
+
+
+TIEBREAK_LABELS = {
+    "opponents_match_win_pct": gettext_lazy("OMW%"),
+    "game_win_pct": gettext_lazy("GW%"),
+    "opponents_game_win_pct": gettext_lazy("OGW%"),
+    "opponents_win_pct": gettext_lazy("OWP"),
+    "opponents_opponents_win_pct": gettext_lazy("OOWP"),
+}
+
+
+def percent(value) -> str:
+    """A win percentage as shown on the pages (the engine keeps exact fractions)."""
+    return "—" if value is None else f"{float(value) * 100:.2f}%"
+
+
+def standings(request, pk: int):
+    """Swiss standings with each player's tiebreak working (the engine's explanation:
+    opponents, their records, floors or caps, each tiebreaker). No queries beyond the
+    selector's: the working is computed in memory."""
+    event, access = _event_and_access(request, pk)
+    table = selectors.standings(request.user, event, access)
+    names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
+    rows = []
+    for line in table.rows:
+        working = table.explain(line.registration.pk)
+        rows.append(
+            {
+                "line": line,
+                "name": names[line.registration.pk],
+                "tiebreakers": [percent(line.tiebreakers[name]) for name in table.tiebreak_names],
+                "working": working,
+                "own_match_win": working.own_match_win,
+                "own_game_win": working.own_game_win,
+                "final": [
+                    (TIEBREAK_LABELS.get(name, name), percent(value))
+                    for name, value in working.tiebreakers
+                ],
+                "opponents": [
+                    {
+                        "line": opponent,
+                        "name": names.get(opponent.opponent, "?"),
+                        "match_win": percent(opponent.match_win.used),
+                        "match_win_raw": percent(opponent.match_win.raw),
+                        "game_win": percent(opponent.game_win.used) if opponent.game_win else None,
+                        "opponents_win": percent(opponent.opponents_win)
+                        if opponent.opponents_win is not None
+                        else None,
+                        "adjustment": opponent.match_win.adjustment,
+                    }
+                    for opponent in working.opponents
+                ],
+            }
+        )
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "event": event,
+            "standings": table,
+            "headers": [TIEBREAK_LABELS.get(name, name) for name in table.tiebreak_names],
+            "rows": rows,
+        },
+    )
+
+
+def bracket(request, pk: int):
+    """The top cut as a bracket picture: one column per round, each match as tall as the
+    matches of the first round it gathers (a table with row spans: no script, no new CSS)."""
+    event, access = _event_and_access(request, pk)
+    rounds = selectors.bracket(request.user, event, access)
+    size = event.top_cut_size
+    columns = []
+    if size:
+        bracket_rounds = size.bit_length() - 1  # 8 players: 3 rounds
+        for index in range(bracket_rounds):
+            matches = rounds[index].bracket_matches if index < len(rounds) else []
+            by_position = {m.bracket_position: m for m in matches}
+            count = size // 2 ** (index + 1)
+            columns.append(
+                {
+                    "round": rounds[index] if index < len(rounds) else None,
+                    "span": 2**index,
+                    "slots": [by_position.get(position) for position in range(count)],
+                }
+            )
+    # Row r of the table holds every column's slot that starts there.
+    grid = []
+    for row in range(size // 2):
+        cells = []
+        for column in columns:
+            if row % column["span"] == 0:
+                cells.append({"match": column["slots"][row // column["span"]], **column})
+        grid.append(cells)
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {"event": event, "columns": columns, "grid": grid},
+    )
+
+
+def decklists(request, pk: int):
+    """Decklists the user may see: all once the event makes them public (or for staff),
+    otherwise only the user's own."""
+    event, access = _event_and_access(request, pk)
+    return render(
+        request,
+        "tournaments/decklists.html",
+        {
+            "event": event,
+            "registrations": selectors.decklist_list(request.user, event, access),
+            "public": policy.decklists_public(event),
+        },
+    )
+
+
+# --- player pages --------------------------------------------------------------------
+
+
+def _my_registration(request, event, access):
+    if access.registration_id is None:
+        return None
+    return (
+        selectors.registration_list(request.user, event, access)
+        .filter(pk=access.registration_id)
+        .first()
+    )
+
+
+@login_required
+def my_registration(request, pk: int):
+    event, access = _event_and_access(request, pk)
+    registration = _my_registration(request, event, access)
+    match = selectors.current_match(registration) if registration else None
+    return render(
+        request,
+        "tournaments/my_registration.html",
+        {
+            "event": event,
+            "registration": registration,
+            "report": registration.deck_report if registration else None,
+            "match": match,
+            "can_register": event.state == EventState.REGISTRATION_OPEN and registration is None,
+        },
+    )
+
+
+def _labelled(counts, choices, missing_label):
+    labels = dict(choices.choices)
+    return [(labels.get(code, missing_label), count) for code, count in counts.items()]
+
+
+@login_required
+def register(request, pk: int):
+    """Register with a pasted decklist. An illegal deck shows the full report and
+    registers nothing."""
+    event, _access = _event_and_access(request, pk)
+    form = RegisterForm(request.POST or None)
+    report = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.register_player(
+                event, actor=request.user, deck_text=form.cleaned_data["decklist"]
+            )
+        except services.DeckIllegal as error:
+            report = error.report
+            form.add_error(None, error_text(error))
+        except NotAllowed:
+            raise
+        except TournamentError as error:
+            form.add_error(None, error_text(error))
+        else:
+            messages.success(request, _("You are registered."))
+            return redirect("tournaments:my_registration", pk=event.pk)
+    return render(
+        request,
+        "tournaments/register.html",
+        {
+            "event": event,
+            "form": form,
+            "report": report,
+            "format": event.format,
+            "type_counts": _labelled(report.by_type, CardType, _("unknown type")) if report else [],
+            "element_counts": (
+                _labelled(report.by_element, Element, _("no element")) if report else []
+            ),
+        },
+    )
+
+
+def _player_match_context(request, event, access, match, **extra):
+    return {
+        "event": event,
+        "match": match,
+        "access": access,
+        "is_player1": match is not None and access.registration_id == match.player1_id,
+        "can_report": match is not None
+        and not match.is_bye
+        and policy.can_report(access, match)
+        and match.round.status in (RoundStatus.PUBLISHED, RoundStatus.RUNNING)
+        and (
+            match.status == MatchStatus.PENDING
+            or (
+                match.status == MatchStatus.REPORTED
+                and match.reported_by_id == access.registration_id
+            )
+        ),
+        "can_answer": match is not None
+        and match.status == MatchStatus.REPORTED
+        and policy.can_answer_report(access, match),
+        "ends_at": match.round.ends_at(event.round_minutes) if match else None,
+        **extra,
+    }
+
+
+@login_required
+def my_match(request, pk: int):
+    """The player's match in the latest published round: opponent, table, result, and
+    the forms to report, confirm or dispute."""
+    event, access = _event_and_access(request, pk)
+    registration = _my_registration(request, event, access)
+    match = selectors.current_match(registration) if registration else None
+    context = _player_match_context(request, event, access, match)
+    if match is not None:
+        names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
+        context.update(
+            names=names,
+            opponent=names[1] if context["is_player1"] else names[0],
+            report_form=ReportResultForm(
+                initial={"expected_version": match.version},
+                player1=names[0],
+                player2=names[1] or "",
+            ),
+            confirm_form=VersionForm(initial={"expected_version": match.version}),
+            dispute_form=DisputeForm(initial={"expected_version": match.version}),
+        )
+    return render(request, "tournaments/my_match.html", context)
+
+
+def _visible_match(request, event, access, match_id: int):
+    return get_object_or_404(
+        policy.matches_visible_to(request.user, event, access).select_related(
+            "round", "player1__player", "player2__player"
+        ),
+        pk=match_id,
+    )
+
+
+@login_required
+@require_POST
+def report_result(request, pk: int, match_id: int):
+    event, access = _event_and_access(request, pk)
+    match = _visible_match(request, event, access, match_id)
+    policy.require(policy.can_report(access, match), "not_participant")
+    names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
+    form = ReportResultForm(request.POST, player1=names[0], player2=names[1] or "")
+    if form.is_valid():
+        try:
+            match = services.report_result(
+                match,
+                actor=request.user,
+                games=form.cleaned_data["games"],
+                expected_version=form.cleaned_data["expected_version"],
+            )
+        except NotAllowed:
+            raise
+        except TournamentError as error:
+            form.add_error(None, error_text(error))
+        else:
+            messages.success(
+                request,
+                _("Reported: %(record)s. Your opponent now confirms or disputes it.")
+                % {"record": match.record_text},
+            )
+            return redirect("tournaments:my_match", pk=event.pk)
+    match.refresh_from_db()
+    context = _player_match_context(
+        request,
+        event,
+        access,
+        match,
+        names=names,
+        opponent=names[1] if access.registration_id == match.player1_id else names[0],
+        report_form=form,
+        confirm_form=VersionForm(initial={"expected_version": match.version}),
+        dispute_form=DisputeForm(initial={"expected_version": match.version}),
+    )
+    return render(request, "tournaments/my_match.html", context, status=400)
+
+
+def _answer(request, pk: int, match_id: int, *, confirm: bool):
+    event, access = _event_and_access(request, pk)
+    match = _visible_match(request, event, access, match_id)
+    policy.require(policy.is_participant(access, match), "not_participant")
+    form = (VersionForm if confirm else DisputeForm)(request.POST)
+    if form.is_valid():
+        try:
+            if confirm:
+                services.confirm_result(
+                    match,
+                    actor=request.user,
+                    expected_version=form.cleaned_data["expected_version"],
+                )
+                messages.success(request, _("Result confirmed."))
+            else:
+                services.dispute_result(
+                    match,
+                    actor=request.user,
+                    expected_version=form.cleaned_data["expected_version"],
+                    reason=form.cleaned_data["reason"],
+                )
+                messages.success(request, _("Result disputed: a judge will come to your table."))
+        except NotAllowed:
+            raise
+        except TournamentError as error:
+            messages.error(request, error_text(error))
+    else:
+        messages.error(request, _("Give a reason for the dispute."))
+    return redirect("tournaments:my_match", pk=event.pk)
+
+
+@login_required
+@require_POST
+def confirm_result(request, pk: int, match_id: int):
+    return _answer(request, pk, match_id, confirm=True)
+
+
+@login_required
+@require_POST
+def dispute_result(request, pk: int, match_id: int):
+    return _answer(request, pk, match_id, confirm=False)
+
+
+# --- staff ---------------------------------------------------------------------------
+
+AUDIT_ROWS = 50
+
+
+@login_required
+def dashboard(request, pk: int):
+    """Organizer and judge dashboard: players, rounds with their actions, outstanding
+    results (disputes first), penalties and the latest audit entries."""
+    event, access = _event_and_access(request, pk)
+    _require_staff(access)
+    rounds = list(selectors.round_list(request.user, event, access))
+    return render(
+        request,
+        "tournaments/dashboard.html",
+        {
+            "event": event,
+            "access": access,
+            "can_run_rounds": policy.can_run_rounds(access),
+            "can_generate": event.state == EventState.RUNNING
+            and all(r.status == RoundStatus.CLOSED for r in rounds),
+            "registrations": selectors.registration_list(request.user, event, access),
+            "rounds": rounds,
+            "outstanding": selectors.outstanding_matches(request.user, event, access),
+            "penalties": selectors.penalty_list(request.user, event, access),
+            "audit": selectors.audit_log(request.user, event, access)[:AUDIT_ROWS],
+        },
+    )
+
+
+ROUND_ACTIONS = {
+    "publish": (services.publish_round, gettext_lazy("Round %(number)s published.")),
+    "start": (services.start_round_clock, gettext_lazy("Clock of round %(number)s started.")),
+    "close": (services.close_round, gettext_lazy("Round %(number)s closed.")),
+}
+
+
+@login_required
+@require_POST
+def generate_round(request, pk: int):
+    event, access = _event_and_access(request, pk)
+    policy.require(policy.can_run_rounds(access), "not_manager")
+    try:
+        round_ = services.generate_round(event, actor=request.user)
+    except NotAllowed:
+        raise
+    except TournamentError as error:
+        messages.error(request, error_text(error))
+    else:
+        text = _("Round %(number)s generated: review and publish it.")
+        messages.success(request, text % {"number": round_.number})
+    return redirect("tournaments:dashboard", pk=event.pk)
+
+
+@login_required
+@require_POST
+def round_action(request, pk: int, number: int, action: str):
+    event, access = _event_and_access(request, pk)
+    policy.require(policy.can_run_rounds(access), "not_manager")
+    round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
+    if action not in ROUND_ACTIONS:
+        raise Http404
+    service, done = ROUND_ACTIONS[action]
+    try:
+        service(round_, actor=request.user)
+    except NotAllowed:
+        raise
+    except TournamentError as error:
+        messages.error(request, error_text(error))
+    else:
+        messages.success(request, done % {"number": number})
+    return redirect("tournaments:dashboard", pk=event.pk)
+
+
+def _clock_context(request, pk: int, number: int):
+    event, access = _event_and_access(request, pk)
+    _require_staff(access)
+    round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
+    ends_at = round_.ends_at(event.round_minutes)
+    remaining = None
+    if ends_at is not None and round_.status == RoundStatus.RUNNING:
+        seconds = max(0, int((ends_at - timezone.now()).total_seconds()))
+        remaining = f"{seconds // 60:02d}:{seconds % 60:02d}"
+    return {
+        "event": event,
+        "round": round_,
+        "ends_at": ends_at,
+        "remaining": remaining,
+        "fragment_url": reverse(
+            "tournaments:round_clock_fragment", kwargs={"pk": event.pk, "number": number}
+        ),
+    }
+
+
+@login_required
+def round_clock(request, pk: int, number: int):
+    """Full-screen round clock for a projector. The server gives the end time; htmx
+    re-fetches the small fragment every few seconds (no script of ours)."""
+    return render(request, "tournaments/round_clock.html", _clock_context(request, pk, number))
+
+
+@login_required
+def round_clock_fragment(request, pk: int, number: int):
+    return render(request, "tournaments/_clock.html", _clock_context(request, pk, number))
