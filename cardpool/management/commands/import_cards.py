@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from cardpool.importing import ImportRejected
-from cardpool.models import Game
+from cardpool.management.games import game_or_error
 from cardpool.services import import_cards
 
 
@@ -23,11 +23,7 @@ class Command(BaseCommand):
             data = file.read_bytes()
         except OSError as exc:
             raise CommandError(f"{file}: cannot read the file: {exc.strerror}") from exc
-        try:
-            target = Game.objects.get(slug=game)
-        except Game.DoesNotExist:
-            known = ", ".join(Game.objects.values_list("slug", flat=True)) or "none"
-            raise CommandError(f"unknown game {game!r}; known games: {known}") from None
+        target = game_or_error(game)
         try:
             summary = import_cards(data, game=target, filename=file.name)
         except ImportRejected as rejected:

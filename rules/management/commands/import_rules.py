@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cardpool.models import Game
+from cardpool.management.games import game_or_error
 from rules.messages import describe_flag
 from rules.parsing import STYLES, ParseError
 from rules.services import file_checksum, import_rules_document
@@ -71,11 +71,7 @@ class Command(BaseCommand):
                 document_date = dt.date.fromisoformat(date)
             except ValueError:
                 raise CommandError(f"--date {date!r} is not a date (YYYY-MM-DD)") from None
-        try:
-            target = Game.objects.get(slug=game)
-        except Game.DoesNotExist:
-            known = ", ".join(Game.objects.values_list("slug", flat=True)) or "none"
-            raise CommandError(f"unknown game {game!r}; known games: {known}") from None
+        target = game_or_error(game)
         try:
             report = import_rules_document(
                 game=target,
