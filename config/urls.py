@@ -8,6 +8,7 @@ from cardpool.api import CardViewSet
 from decks.api import DeckViewSet
 from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
+from tournaments.api.exports import register_routes as register_export_routes
 from tournaments.api.views import register_routes as register_event_routes
 
 router = DefaultRouter()
@@ -16,6 +17,7 @@ router.register("decks", DeckViewSet, basename="deck")
 router.register("rules/search", RulesSearchViewSet, basename="rules-search")
 router.register("rules/sections", SectionViewSet, basename="rules-section")
 register_event_routes(router)
+register_export_routes(router)
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),

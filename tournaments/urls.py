@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_event, views_exports, views_rounds
 
 app_name = "tournaments"
 urlpatterns = [
@@ -19,16 +19,5 @@ urlpatterns = [
     path("<int:pk>/matches/<int:match_id>/dispute/", views.dispute_result, name="dispute_result"),
     # staff
     path("<int:pk>/staff/", views.dashboard, name="dashboard"),
-    path("<int:pk>/staff/rounds/generate/", views.generate_round, name="generate_round"),
-    path(
-        "<int:pk>/staff/rounds/<int:number>/<slug:action>/",
-        views.round_action,
-        name="round_action",
-    ),
-    path("<int:pk>/rounds/<int:number>/clock/", views.round_clock, name="round_clock"),
-    path(
-        "<int:pk>/rounds/<int:number>/clock/fragment/",
-        views.round_clock_fragment,
-        name="round_clock_fragment",
-    ),
 ]
+urlpatterns += views_event.urlpatterns + views_rounds.urlpatterns + views_exports.urlpatterns
