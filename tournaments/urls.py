@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_event, views_exports, views_rounds
+from . import views, views_event, views_exports, views_players, views_rounds
 
 app_name = "tournaments"
 urlpatterns = [
@@ -20,4 +20,9 @@ urlpatterns = [
     # staff
     path("<int:pk>/staff/", views.dashboard, name="dashboard"),
 ]
-urlpatterns += views_event.urlpatterns + views_rounds.urlpatterns + views_exports.urlpatterns
+urlpatterns += (
+    views_event.urlpatterns
+    + views_players.urlpatterns
+    + views_rounds.urlpatterns
+    + views_exports.urlpatterns
+)
