@@ -1,0 +1,89 @@
+"""Browser tests: Playwright (the Python package) driving Debian's Chromium against
+pytest-django's live server.
+
+The browser is the system one (``/usr/bin/chromium``, Debian package ``chromium``;
+``./dev test`` installs it when it may), never a downloaded build. Without it these
+tests are skipped with the reason, unless ``REQUIRE_BROWSER=1`` (CI), which turns the
+skip into a failure so a CI run cannot pass without the end-to-end test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the test's own database
+# calls (fixtures, assertions) happen outside it, so Django's async guard would be a
+# false alarm here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def chromium_path() -> str | None:
+    configured = os.environ.get("CHROMIUM")
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    for candidate in CHROMIUM_CANDIDATES:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("chromium")
+
+
+def _unavailable(reason: str):
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        _unavailable(
+            "Debian's Chromium is not installed (apt-get install chromium; "
+            "or set CHROMIUM=/path/to/chromium)"
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - the dev extra installs it
+        _unavailable("the playwright package is not installed (pip install -e '.[dev]')")
+    manager = sync_playwright().start()
+    # --no-sandbox: CI runs as root, where Chromium refuses its sandbox.
+    browser = manager.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+    yield browser
+    browser.close()
+    manager.stop()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """``new_page()`` opens a page in a fresh browser context (its own cookies: one per
+    user), with the live server as base URL and English as the browser language."""
+    contexts = []
+
+    def make(locale: str = "en-US"):
+        context = browser.new_context(base_url=live_server.url, locale=locale)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def log_in(live_server):
+    """Sign a page in through the login form (the real one, not a session cookie)."""
+
+    def do(page, username: str, password: str) -> None:
+        page.goto("/accounts/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(password)
+        page.locator("form").get_by_role("button", name="Log in").click()
+        page.wait_for_load_state()
+
+    return do
