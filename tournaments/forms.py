@@ -4,10 +4,12 @@ arguments of ``tournaments.services``; every rule is checked there (and in the e
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .engine.games import GameEnd
+from .models import PenaltyKind
 
 MAX_GAMES = 3
 
@@ -111,3 +113,115 @@ class DisputeForm(VersionForm):
         label=_("What is wrong with the reported result?"),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+# --- pages about players -------------------------------------------------------------
+
+
+class DecklistForm(forms.Form):
+    """A player's own decklist change."""
+
+    decklist = forms.CharField(
+        label=_("Decklist"),
+        widget=forms.Textarea(attrs={"rows": 14, "cols": 40}),
+        help_text=_("One card per line, e.g. “4 森原 さとみ”. It is checked at once."),
+    )
+
+
+class StaffDecklistForm(DecklistForm):
+    """A decklist change by the event's staff: once the lists are locked, with a reason."""
+
+    reason = forms.CharField(
+        label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, locked: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if locked:
+            reason = self.fields["reason"]
+            reason.required = True
+            reason.help_text = _("Required: decklists are locked.")
+
+
+class ReasonForm(forms.Form):
+    """Drop or re-entry: an optional reason for the audit log."""
+
+    reason = forms.CharField(
+        label=_("Reason (optional)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+PENALTY_EFFECTS = {
+    "warning": _("Recorded only."),
+    "game_loss": _(
+        "The lost game becomes part of the match record, ahead of the games the players "
+        "report. The match must still wait for its result: when the player's match is "
+        "over, issue it on their next match."
+    ),
+    "match_loss": _("The match becomes a final 0-2 for the player."),
+    "disqualification": _(
+        "The player is disqualified: dropped from the next pairing and left out of the "
+        "standings; their unfinished match of the current round is lost 0-2."
+    ),
+}
+
+
+class PenaltyForm(forms.Form):
+    """A penalty; the match select offers only the player's own matches."""
+
+    kind = forms.ChoiceField(label=_("Penalty"))
+    infraction = forms.CharField(
+        label=_("Infraction"),
+        max_length=100,
+        help_text=_("e.g. “Slow play”, “Drawing extra cards”."),
+    )
+    note = forms.CharField(
+        label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    match = forms.ChoiceField(
+        label=_("Match"),
+        required=False,
+        help_text=_(
+            "Needed for a game loss or a match loss. For a disqualification, empty means "
+            "the player's unfinished match of the current round."
+        ),
+    )
+
+    def __init__(self, *args, matches=(), **kwargs) -> None:
+        """``matches``: (match, label) pairs, already loaded (no query here)."""
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = PenaltyKind.choices
+        self.matches = {str(match.pk): match for match, _label in matches}
+        self.fields["match"].choices = [("", _("— no match —"))] + [
+            (str(match.pk), label) for match, label in matches
+        ]
+
+    def clean_match(self):
+        value = self.cleaned_data.get("match")
+        return self.matches.get(value) if value else None
+
+
+class LateEntryForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    decklist = forms.CharField(
+        label=_("Decklist"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 14, "cols": 40}),
+        help_text=_(
+            "Optional when the player already submitted a legal list (e.g. while on the waitlist)."
+        ),
+    )
+    reason = forms.CharField(
+        label=_("Reason (optional)"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(
+                _("No user has the username “%(username)s”."), params={"username": username}
+            )
+        return user

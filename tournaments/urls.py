@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:pk>/me/", views.my_registration, name="my_registration"),
     path("<int:pk>/me/match/", views.my_match, name="my_match"),
     path("<int:pk>/matches/<int:match_id>/report/", views.report_result, name="report_result"),
+    path("<int:pk>/matches/<int:match_id>/preview/", views.result_preview, name="result_preview"),
     path("<int:pk>/matches/<int:match_id>/confirm/", views.confirm_result, name="confirm_result"),
     path("<int:pk>/matches/<int:match_id>/dispute/", views.dispute_result, name="dispute_result"),
     # staff

@@ -9,6 +9,8 @@ refusals (``TournamentError``) are shown to the user. ``NotAllowed`` is a
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,7 +22,7 @@ from cardpool.models import CardType, Element
 
 from . import policy, selectors, services
 from .forms import DisputeForm, RegisterForm, ReportResultForm, VersionForm
-from .models import EventState, MatchStatus, RoundStage, RoundStatus
+from .models import EventState, MatchStatus, RegistrationStatus, RoundStage, RoundStatus
 from .services.errors import NotAllowed, TournamentError
 
 # Texts for the service error codes a user meets on these pages; other codes fall back to
@@ -46,6 +48,33 @@ ERROR_TEXTS = {
     "not_enough_players": gettext_lazy("At least two active players are needed."),
     "previous_round_open": gettext_lazy("Close the previous round first."),
     "results_missing": gettext_lazy("Some matches have no final result yet."),
+    # registrations: decklists, drops, re-entry, late entry
+    "decklist_locked": gettext_lazy(
+        "Decklists are locked: only a judge can change your decklist now."
+    ),
+    "not_active": gettext_lazy(
+        "This registration is not active: the player has dropped or is disqualified."
+    ),
+    "event_not_open": gettext_lazy("The event is not open for this change."),
+    "event_not_running": gettext_lazy("The event is not in its Swiss rounds."),
+    "reentry_not_allowed": gettext_lazy("This event does not allow re-entry."),
+    "not_dropped": gettext_lazy("Only a dropped player can re-enter."),
+    "use_late_entry": gettext_lazy(
+        "The player withdrew before round 1: add them as a late entry instead."
+    ),
+    "use_reentry": gettext_lazy("The player has played in this event: use re-entry instead."),
+    "capacity_full": gettext_lazy("All seats of the event are taken."),
+    "disqualified": gettext_lazy("The player is disqualified from this event."),
+    # penalties
+    "invalid_kind": gettext_lazy("Choose a penalty from the list."),
+    "infraction_required": gettext_lazy("Name the infraction."),
+    "match_required": gettext_lazy("A game loss or a match loss needs the match it applies to."),
+    "not_in_match": gettext_lazy("The player does not play in this match."),
+    "wrong_event": gettext_lazy("This match belongs to another event."),
+    "round_not_open": gettext_lazy("The round of this match is not open."),
+    "match_has_result": gettext_lazy(
+        "This match already has a result (a game loss then goes on the player's next match)."
+    ),
 }
 
 
@@ -99,7 +128,7 @@ def pairings(request, pk: int, number: int):
     round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
     round_.event = event
     by_name = request.GET.get("by") == "name"
-    context = {"event": event, "round": round_, "by_name": by_name}
+    context = {"event": event, "round": round_, "by_name": by_name, "access": access}
     if by_name:
         context["lines"] = selectors.pairings_by_name(request.user, round_, access)
     else:
@@ -234,22 +263,62 @@ def _my_registration(request, event, access):
     )
 
 
+# Event states in which a registration can still change (decklist, drop).
+OPEN_EVENT_STATES = (EventState.REGISTRATION_OPEN, EventState.RUNNING, EventState.TOP_CUT)
+ACTIVE_STATUSES = (RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED)
+
+
+def registration_actions(event, registration) -> dict:
+    """What can be done to ``registration`` now, for showing buttons (the services decide
+    again when one is used). Pure: no queries."""
+    active = registration.status in ACTIVE_STATUSES and event.state in OPEN_EVENT_STATES
+    return {
+        "locked": services.decklist_locked(event, registration),
+        "can_change_decklist": active,
+        "can_drop": active,
+        "reentry_possible": registration.status == RegistrationStatus.DROPPED
+        and event.state == EventState.RUNNING
+        and bool(registration.dropped_after_round),
+    }
+
+
+def deck_report_context(report, fmt) -> dict:
+    """Context of ``decks/_report.html`` for a checker report or the dict stored with a
+    registration (whose ``as_of`` is an ISO date string)."""
+    if report is None:
+        return {"report": None, "type_counts": [], "element_counts": [], "format": fmt}
+    if not isinstance(report, dict):
+        report = report.as_dict()
+    as_of = report.get("as_of")
+    if isinstance(as_of, str):
+        report = {**report, "as_of": dt.date.fromisoformat(as_of)}
+    return {
+        "report": report,
+        "format": fmt,
+        "type_counts": _labelled(report.get("by_type", {}), CardType, _("unknown type")),
+        "element_counts": _labelled(report.get("by_element", {}), Element, _("no element")),
+    }
+
+
 @login_required
 def my_registration(request, pk: int):
+    """The player's registration: status, decklist with its legality report, lock state
+    and deadline, and the links to change the list, drop or re-enter."""
     event, access = _event_and_access(request, pk)
     registration = _my_registration(request, event, access)
     match = selectors.current_match(registration) if registration else None
-    return render(
-        request,
-        "tournaments/my_registration.html",
-        {
-            "event": event,
-            "registration": registration,
-            "report": registration.deck_report if registration else None,
-            "match": match,
-            "can_register": event.state == EventState.REGISTRATION_OPEN and registration is None,
-        },
-    )
+    context = {
+        "event": event,
+        "registration": registration,
+        "match": match,
+        "can_register": event.state == EventState.REGISTRATION_OPEN and registration is None,
+        **deck_report_context(registration.deck_report if registration else None, event.format),
+    }
+    if registration is not None:
+        actions = registration_actions(event, registration)
+        actions["can_reenter"] = actions["reentry_possible"] and event.allow_reentry
+        context.update(actions)
+    return render(request, "tournaments/my_registration.html", context)
 
 
 def _labelled(counts, choices, missing_label):
@@ -393,6 +462,35 @@ def report_result(request, pk: int, match_id: int):
         dispute_form=DisputeForm(initial={"expected_version": match.version}),
     )
     return render(request, "tournaments/my_match.html", context, status=400)
+
+
+@login_required
+@require_POST
+def result_preview(request, pk: int, match_id: int):
+    """The report form's live preview (htmx, on every change): each game's outcome and
+    the match record the engine makes of the games entered so far. Saves nothing. For
+    the match's players and the event's staff."""
+    event, access = _event_and_access(request, pk)
+    match = _visible_match(request, event, access, match_id)
+    policy.require(policy.can_report(access, match) or policy.can_judge(access), "not_participant")
+    names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
+    form = ReportResultForm(request.POST, player1=names[0], player2=names[1] or "")
+    context = {"names": names}
+    if form.is_valid():
+        try:
+            games = form.cleaned_data["games"]
+            outcomes, record = services.preview_result(event, match.round, games)
+        except TournamentError as error:
+            context["error"] = error_text(error)
+        else:
+            winner = {"player1": names[0], "player2": names[1]}
+            context["games"] = [
+                {"number": number, "winner": winner.get(str(outcome)), "outcome": str(outcome)}
+                for number, outcome in enumerate(outcomes, 1)
+            ]
+            context["record"] = str(record)
+            context["match_winner"] = winner.get(str(record.outcome))
+    return render(request, "tournaments/_result_preview.html", context)
 
 
 def _answer(request, pk: int, match_id: int, *, confirm: bool):

@@ -36,7 +36,13 @@ from .registrations import (
     register_player,
     submit_decklist,
 )
-from .results import confirm_result, dispute_result, override_result, report_result
+from .results import (
+    confirm_result,
+    dispute_result,
+    override_result,
+    preview_result,
+    report_result,
+)
 from .rounds import (
     close_round,
     edit_pairing,
@@ -77,6 +83,7 @@ __all__ = [
     "issue_penalty",
     "open_registration",
     "override_result",
+    "preview_result",
     "publish_round",
     "reenter",
     "register_player",

@@ -23,9 +23,11 @@ from .. import policy
 from ..engine.errors import EngineError
 from ..engine.games import (
     GameEnd,
+    GameOutcome,
     GameReport,
     MatchRecord,
     TimeoutPolicy,
+    adjudicate_game,
     adjudicate_match,
     match_result,
 )
@@ -132,6 +134,20 @@ def adjudicate(event: Event, round_: Round, games: Sequence[GameReport]) -> Matc
         )
     except EngineError as exc:
         raise InvalidResult(exc) from exc
+
+
+def preview_result(
+    event: Event, round_: Round, games: Iterable
+) -> tuple[list[GameOutcome], MatchRecord]:
+    """What ``games`` would make of a match of ``round_``: each game's outcome and the
+    match record, decided exactly as :func:`report_result` would, without saving
+    anything (the report form shows it while the player fills it in). Raises
+    InvalidInput (``games_malformed``) or InvalidResult."""
+    reports = parse_games(games)
+    record = adjudicate(event, round_, reports)
+    top_cut = round_.stage == RoundStage.TOP_CUT
+    timeout = TimeoutPolicy(event.top_cut_timeout_policy if top_cut else event.swiss_timeout_policy)
+    return [adjudicate_game(report, timeout_policy=timeout) for report in reports], record
 
 
 def _record_from_text(round_: Round, text: str) -> MatchRecord:
