@@ -53,6 +53,15 @@ def env_str(name: str, default: str | None = None) -> str | None:
     return default if value is None else value
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    if not value.isdigit() or int(value) < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number ≥ {minimum}.")
+    return int(value)
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = _raw(name)
     if value is None:

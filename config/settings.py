@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from .env import env_bool, env_broker, env_database, env_list, env_str
+from .env import env_bool, env_broker, env_database, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -170,3 +170,6 @@ if not DEBUG:
     if env_bool("BEHIND_HTTPS_PROXY", default=False):
         # The proxy terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Exports with more rows than this are built by a background job with a progress page.
+EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)

@@ -4,10 +4,13 @@ cannot add, change or delete anything here."""
 
 from django.contrib import admin
 
+from config.jobs import JobProgressAdminMixin
+
 from .models import (
     AuditEntry,
     Event,
     EventStaff,
+    ExportJob,
     Match,
     MatchParticipant,
     Penalty,
@@ -139,3 +142,26 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_select_related = ["event", "actor"]
     search_fields = ["event__name", "actor__username", "action", "reason"]
     date_hierarchy = "created_at"
+
+
+@admin.register(ExportJob)
+class ExportJobAdmin(JobProgressAdminMixin, ReadOnlyAdmin):
+    """Exports are records of downloads: nothing to change; old ones may be deleted."""
+
+    list_display = ["filename", "event", "kind", "file_format", "status", "total", "created_by"]
+    list_filter = ["status", "kind", "file_format"]
+    list_select_related = ["event", "created_by"]
+    search_fields = ["event__name", "created_by__username", "filename"]
+    exclude = ["content"]
+    status_template = "tournaments/exports/_job_status.html"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("content")
+
+    def has_delete_permission(self, request, obj=None):
+        return admin.ModelAdmin.has_delete_permission(self, request, obj)
+
+    def progress_context(self, job) -> dict:
+        from .views_exports import export_url
+
+        return {"retry_url": export_url(job)}

@@ -22,6 +22,8 @@ from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from config.jobs import TrackedJob
+
 # The values of these choices are the engine's enum values (tournaments.engine.*), so a
 # stored value converts with ``TimeoutPolicy(event.swiss_timeout_policy)`` and back.
 
@@ -512,3 +514,58 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type}#{self.object_id}"
+
+
+class ExportKind(models.TextChoices):
+    STANDINGS = "standings", _("Standings")
+    PAIRINGS = "pairings", _("Pairings")
+    DECKLISTS = "decklists", _("Decklists")
+
+
+class ExportFormat(models.TextChoices):
+    CSV = "csv", "CSV"
+    JSON = "json", "JSON"
+    XLSX = "xlsx", "XLSX"
+
+
+class ExportJob(TrackedJob):
+    """A large export built in the background (``tournaments.exports.run_export_job``).
+
+    The finished file is kept in the database (``content``), not on disk: the web process
+    that serves the download and the worker that wrote it need not share a filesystem.
+    ``created_by`` is the requester: only they (and superusers) see the job. The file holds
+    what the requester may see, decided again by the policy when the worker builds it.
+    """
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="export_jobs", verbose_name=_("event")
+    )
+    kind = models.CharField(_("export"), max_length=10, choices=ExportKind.choices)
+    file_format = models.CharField(_("file format"), max_length=4, choices=ExportFormat.choices)
+    round_number = models.PositiveSmallIntegerField(
+        pgettext_lazy("round", "round"), null=True, blank=True
+    )
+    # Column headers are written in the requester's language, also by a worker.
+    language = models.CharField(_("language"), max_length=10, blank=True)
+    filename = models.CharField(_("file name"), max_length=100, blank=True)
+    content = models.BinaryField(null=True, blank=True, editable=False)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta(TrackedJob.Meta):
+        verbose_name = _("export")
+        verbose_name_plural = _("exports")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=ExportKind.values), name="exportjob_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(file_format__in=ExportFormat.values), name="exportjob_format_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=ExportKind.PAIRINGS) | Q(round_number__isnull=False),
+                name="exportjob_pairings_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.filename or f"{self.event} {self.kind}.{self.file_format}"

@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from cardpool import services
 from cardpool.models import Card, CardSet, Game, ImportJob
 from config.celery import app
-from config.env import env_bool, env_broker, env_database, env_list, env_str
+from config.env import env_bool, env_broker, env_database, env_int, env_list, env_str
 
 # Every variable config/settings.py reads; the subprocess tests start from none of them.
 SETTINGS_VARIABLES = (
@@ -172,6 +172,17 @@ def test_env_bool_true(monkeypatch, word):
 def test_env_bool_false(monkeypatch, word):
     monkeypatch.setenv("SOME_FLAG", word)
     assert env_bool("SOME_FLAG", default=True) is False
+
+
+def test_env_int_reads_whole_numbers_and_refuses_the_rest(monkeypatch):
+    monkeypatch.delenv("SOME_LIMIT", raising=False)
+    assert env_int("SOME_LIMIT", default=2000, minimum=1) == 2000
+    monkeypatch.setenv("SOME_LIMIT", " 150 ")
+    assert env_int("SOME_LIMIT", default=2000, minimum=1) == 150
+    for bad in ("0", "-3", "1.5", "many"):
+        monkeypatch.setenv("SOME_LIMIT", bad)
+        with pytest.raises(ImproperlyConfigured, match="SOME_LIMIT="):
+            env_int("SOME_LIMIT", default=2000, minimum=1)
 
 
 def test_env_bool_unset_or_empty_is_the_default(monkeypatch):
