@@ -3,15 +3,34 @@ pairings and standings; explicit input serializers for the command endpoints (th
 function in ``tournaments.services`` validates the rest and answers with an error code);
 the one error shape ``{"code", "message", "details"}``.
 
-Decklists are never part of a read shape here: who may see them is
+Decklists are in no read shape but :class:`DecklistSerializer`, which only ever gets
+registrations from ``selectors.decklist_list``: who may see a list is
 ``policy.decklists_visible_to``'s decision, not this module's.
 """
 
 from __future__ import annotations
 
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ..models import Event, Match, PenaltyKind, Registration, Round
+from decks.models import Format
+
+from ..models import (
+    TOP_CUT_SIZES,
+    AuditEntry,
+    Event,
+    EventStaff,
+    LateEntryPolicy,
+    Match,
+    PenaltyKind,
+    Registration,
+    Round,
+    StaffRole,
+    TiebreakProfile,
+    TimeoutPolicy,
+)
 from ..selectors import display_name
 
 # --- errors ----------------------------------------------------------------------------
@@ -29,8 +48,21 @@ class ErrorSerializer(serializers.Serializer):
 # --- read shapes ---------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {"type": "string", "enum": TimeoutPolicy.values, "description": "What a time-out means."},
+    component_name="TimeoutPolicy",
+)
+class TimeoutPolicyField(serializers.ChoiceField):
+    """Two settings share these choices: one schema component names them once."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=TimeoutPolicy.choices, **kwargs)
+
+
 class EventSerializer(serializers.ModelSerializer):
     format = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    swiss_timeout_policy = TimeoutPolicyField(read_only=True)
+    top_cut_timeout_policy = TimeoutPolicyField(read_only=True)
     game = serializers.CharField(source="format.game.slug", read_only=True)
     organizer = serializers.CharField(source="organizer.username", read_only=True)
     registered_count = serializers.IntegerField(read_only=True)
@@ -53,6 +85,11 @@ class EventSerializer(serializers.ModelSerializer):
             "round_minutes",
             "top_cut_size",
             "tiebreak_profile",
+            "swiss_timeout_policy",
+            "top_cut_timeout_policy",
+            "decklists_public_from",
+            "allow_reentry",
+            "late_entry_policy",
         ]
         read_only_fields = fields
 
@@ -221,9 +258,241 @@ class PenaltyInputSerializer(serializers.Serializer):
 class PenaltySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     registration = serializers.IntegerField(source="registration_id")
+    player = serializers.CharField(source="registration.player.username")
     kind = serializers.CharField()
     infraction = serializers.CharField()
     note = serializers.CharField()
     round = serializers.IntegerField(source="round.number", default=None)
     match = serializers.IntegerField(source="match_id", allow_null=True)
     judge = serializers.CharField(source="judge.username")
+    created_at = serializers.DateTimeField()
+
+
+# --- events: settings, life cycle, staff -----------------------------------------------
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """Refuses fields it does not know, each named in the error: a misspelt setting is
+    an error, not silently nothing."""
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
+        return attrs
+
+
+def _choices(enum) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=enum.choices, required=False)
+
+
+class EventSettingsFields(StrictInputSerializer):
+    """The event's settings. A value out of range is `invalid_setting` (the field in
+    `details.field`); a setting that may no longer change in the event's state is
+    `setting_locked`; an unknown field is `invalid_input`."""
+
+    # Every setting of services.events.SETTINGS, all optional here. Types only: the
+    # service checks the values and the states in which each may still change.
+
+    name = serializers.CharField(required=False, help_text="1 to 200 characters.")
+    format = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Format.objects.all(),
+        required=False,
+        help_text="The format's slug, e.g. `crossover`. Draft events only.",
+    )
+    date = serializers.DateField(
+        required=False, help_text="Decklists are checked as of this date. Draft events only."
+    )
+    capacity = serializers.IntegerField(required=False, help_text="At least 2.")
+    registration_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    decklist_deadline = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Decklists lock at this time."
+    )
+    swiss_rounds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Null: suggested from the number of players when the event starts.",
+    )
+    round_minutes = serializers.IntegerField(required=False, help_text="At least 1.")
+    tiebreak_profile = _choices(TiebreakProfile)
+    top_cut_size = serializers.ChoiceField(
+        choices=[(size, str(size)) for size in TOP_CUT_SIZES],
+        required=False,
+        help_text="0 for no top cut; at most the capacity.",
+    )
+    swiss_timeout_policy = TimeoutPolicyField(required=False)
+    top_cut_timeout_policy = TimeoutPolicyField(required=False)
+    decklists_public_from = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="Null: decklists stay private."
+    )
+    allow_reentry = serializers.BooleanField(required=False)
+    late_entry_policy = _choices(LateEntryPolicy)
+
+
+class EventCreateInputSerializer(EventSettingsFields):
+    name = serializers.CharField(help_text="1 to 200 characters.")
+    format = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Format.objects.all(),
+        help_text="The format's slug, e.g. `crossover`.",
+    )
+    date = serializers.DateField(help_text="Decklists are checked as of this date.")
+    capacity = serializers.IntegerField(help_text="At least 2.")
+
+
+class EventUpdateInputSerializer(EventSettingsFields):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="Kept in the audit log."
+    )
+
+
+class StaffSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username", read_only=True)
+    name = serializers.SerializerMethodField()
+
+    class Meta:
+        model = EventStaff
+        fields = ["id", "user", "name", "role", "created_at"]
+        read_only_fields = fields
+
+    def get_name(self, staff) -> str:
+        return staff.user.get_full_name() or staff.user.get_username()
+
+
+class StaffInputSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="The user to add; `user_not_found` if none.")
+    role = serializers.ChoiceField(choices=StaffRole.choices)
+
+
+# --- registrations -------------------------------------------------------------------
+
+
+class LateEntryInputSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="The player to add; `user_not_found` if none.")
+    deck_text = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Needed unless the player submitted a legal list earlier (e.g. waitlisted).",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ReportItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.SerializerMethodField(help_text="In the request's language.")
+
+    def get_message(self, item) -> str:
+        language = get_language() or "en"
+        key = "message_ja" if language.lower().startswith("ja") else "message_en"
+        return item.get(key) or item.get("message_en") or ""
+
+
+class LegalitySummarySerializer(serializers.Serializer):
+    """The stored legality report of a decklist, without its per-card entries."""
+
+    legal = serializers.BooleanField()
+    format = serializers.CharField()
+    format_version = serializers.IntegerField()
+    as_of = serializers.DateField()
+    main_count = serializers.IntegerField()
+    sideboard_count = serializers.IntegerField()
+    by_type = serializers.DictField(child=serializers.IntegerField())
+    by_element = serializers.DictField(child=serializers.IntegerField())
+    violations = ReportItemSerializer(many=True)
+    notices = ReportItemSerializer(many=True)
+
+
+class DecklistSerializer(serializers.ModelSerializer):
+    """A submitted decklist as the player sent it, with its legality report."""
+
+    # Only ever given registrations from selectors.decklist_list (the policy's choice).
+
+    registration = serializers.IntegerField(source="pk", read_only=True)
+    player = serializers.CharField(source="player.username", read_only=True)
+    name = serializers.SerializerMethodField()
+    submitted_at = serializers.DateTimeField(source="deck_submitted_at", read_only=True)
+    report = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Registration
+        fields = [
+            "registration",
+            "player",
+            "name",
+            "deck_text",
+            "submitted_at",
+            "locked",
+            "report",
+        ]
+        read_only_fields = fields
+
+    def get_name(self, registration) -> str:
+        return display_name(registration)
+
+    @extend_schema_field(LegalitySummarySerializer(allow_null=True))
+    def get_report(self, registration):
+        if not registration.deck_report:
+            return None
+        return LegalitySummarySerializer(registration.deck_report).data
+
+
+# --- rounds --------------------------------------------------------------------------
+
+
+class EditPairingInputSerializer(serializers.Serializer):
+    tables = serializers.DictField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(allow_null=True),
+            min_length=2,
+            max_length=2,
+            allow_null=True,
+        ),
+        allow_empty=False,
+        help_text="Table number → `[player 1, player 2]` (registration ids; player 2 null "
+        "for a bye), or null to remove the table. Tables not named keep their players.",
+    )
+    reason = serializers.CharField(allow_blank=True)
+    allow_rematch = serializers.BooleanField(
+        default=False, help_text="Allow pairs that met in a closed Swiss round."
+    )
+
+    def validate_tables(self, tables):
+        numbers = {}
+        for key, players in tables.items():
+            try:
+                number = int(key)
+            except ValueError:
+                raise serializers.ValidationError(
+                    _("Table numbers are whole numbers: %(key)s") % {"key": key}
+                ) from None
+            numbers[number] = None if players is None else tuple(players)
+        return numbers
+
+
+# --- audit log -----------------------------------------------------------------------
+
+
+class AuditEntrySerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(
+        source="actor.username", read_only=True, allow_null=True, default=None
+    )
+    before = serializers.JSONField(read_only=True)
+    after = serializers.JSONField(read_only=True)
+
+    class Meta:
+        model = AuditEntry
+        fields = [
+            "id",
+            "created_at",
+            "actor",
+            "action",
+            "object_type",
+            "object_id",
+            "object_version",
+            "reason",
+            "before",
+            "after",
+        ]
+        read_only_fields = fields

@@ -5,11 +5,19 @@ as the pages.
 
 Routes (registered in ``config/urls.py`` under ``api/v1/``)::
 
-    events/                                   list, retrieve; register, generate-round,
-                                              standings
-    events/{event_pk}/registrations/          list, retrieve; decklist, drop, penalty
-    events/{event_pk}/rounds/                 list, retrieve (by number); pairings, publish
+    events/                                   list, retrieve, create, partial_update;
+                                              open-registration, start, finish, register,
+                                              late-entry, generate-round, top-cut,
+                                              advance-bracket, standings
+    events/{event_pk}/registrations/          list, retrieve; decklist, drop, reenter,
+                                              penalty
+    events/{event_pk}/rounds/                 list, retrieve (by number); pairings, publish,
+                                              start-clock, close, repair, edit-pairing
     events/{event_pk}/matches/                retrieve; report, confirm, dispute, override
+    events/{event_pk}/staff/                  list, create, destroy   (views_lists.py)
+    events/{event_pk}/penalties/              list, retrieve          (views_lists.py)
+    events/{event_pk}/decklists/              list, retrieve          (views_lists.py)
+    events/{event_pk}/audit/                  list                    (views_lists.py)
 
 An event the caller may not see is a 404 on every route under it; a missing permission on
 a visible object is a 403 (the policy's rule). Every error, domain or DRF, is answered by
@@ -18,6 +26,7 @@ a visible object is a 403 (the policy's rule). Every error, domain or DRF, is an
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -92,14 +101,15 @@ class TournamentErrorsMixin:
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     texts = {
         400: "Invalid input (`invalid_input` with field errors, or a domain code such as "
-        "`games_malformed`, `invalid_result`, `reason_required`; `deck_illegal` carries the "
+        "`games_malformed`, `invalid_result`, `reason_required`, `invalid_setting` or "
+        "`user_not_found` with the field in `details.field`; `deck_illegal` carries the "
         "legality report in `details.report`).",
         403: "Not signed in (`not_authenticated`) or not allowed (`not_participant`, "
-        "`not_staff`, `not_manager`, `not_own_registration`, …).",
+        "`not_staff`, `not_manager`, `not_organizer`, `not_own_registration`, …).",
         404: "No such object, or one the caller may not see (`not_found`).",
-        409: "The object's state forbids it (`round_closed`, `not_reported`, …), another "
-        "submission won (`stale_version`, `already_registered`) or no seat is left "
-        "(`capacity_full`).",
+        409: "The object's state forbids it (`wrong_event_state`, `setting_locked`, "
+        "`round_closed`, `not_reported`, …), another submission won (`stale_version`, "
+        "`already_registered`, `already_staff`) or no seat is left (`capacity_full`).",
     }
     return {code: OpenApiResponse(s.ErrorSerializer, description=texts[code]) for code in codes}
 
@@ -110,9 +120,21 @@ EVENT_PK = OpenApiParameter("event_pk", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 
 def _input(serializer_class, request):
+    """The validated input. Commands call it after fetching their object, so a hidden or
+    missing object is a 404 whatever the body."""
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def user_by_username(username: str, field: str = "username"):
+    """The active user named ``username``, or ``user_not_found`` on ``field`` (400).
+    Callers check the permission first, so that only those allowed to add a user learn
+    whether the name exists."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise InvalidInput("user_not_found", f"no user named {username!r}", field=field)
+    return user
 
 
 # --- events --------------------------------------------------------------------------
@@ -120,7 +142,8 @@ def _input(serializer_class, request):
 
 @extend_schema(tags=["events"], responses={200: s.EventSerializer, **READ_ERRORS})
 class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
-    """Events the caller may see: drafts only by their staff, the rest by anyone."""
+    """Events the caller may see: drafts only by their staff, the rest by anyone. Any
+    signed-in user may create one (and is its organizer); its managers change it."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = s.EventSerializer
@@ -128,6 +151,73 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return selectors.event_list(self.request.user).order_by("-date", "-id")
+
+    def _event_answer(self, event, http_status=status.HTTP_200_OK):
+        event = selectors.event_list(self.request.user).get(pk=event.pk)
+        return Response(s.EventSerializer(event).data, http_status)
+
+    @extend_schema(
+        summary="Create an event",
+        description="A draft owned by the caller, seen only by its staff until registration "
+        "opens. `name`, `format` (slug), `date` and `capacity` are needed; every other "
+        "setting is optional. Unknown fields are refused.",
+        request=s.EventCreateInputSerializer,
+        responses={201: s.EventSerializer, **errors(400, 403)},
+    )
+    def create(self, request):
+        data = _input(s.EventCreateInputSerializer, request)
+        event = services.create_event(organizer=request.user, **data)
+        return self._event_answer(event, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Change settings (managers)",
+        description="Any subset of the settings, with an optional `reason` for the audit "
+        "log. Format and date change only in a draft, most settings only until the top "
+        "cut (`setting_locked`). Raising the capacity while registration is open moves "
+        "waitlisted players in.",
+        request=s.EventUpdateInputSerializer,
+        responses={200: s.EventSerializer, **COMMAND_ERRORS},
+    )
+    def partial_update(self, request, pk=None):
+        event = self.get_object()
+        data = dict(_input(s.EventUpdateInputSerializer, request))
+        reason = data.pop("reason", "")
+        event = services.update_event(event, actor=request.user, reason=reason, **data)
+        return self._event_answer(event)
+
+    @extend_schema(
+        summary="Open registration (managers)",
+        description="draft → registration_open: the event becomes public.",
+        request=None,
+        responses={200: s.EventSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    def open_registration(self, request, pk=None):
+        event = services.open_registration(self.get_object(), actor=request.user)
+        return self._event_answer(event)
+
+    @extend_schema(
+        summary="Start the event (managers)",
+        description="registration_open → running. Needs two registered players, each with "
+        "a decklist; locks every decklist and sets `swiss_rounds` when it was empty.",
+        request=None,
+        responses={200: s.EventSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        event = services.start_event(self.get_object(), actor=request.user)
+        return self._event_answer(event)
+
+    @extend_schema(
+        summary="Finish the event (managers)",
+        description="After the last Swiss round (no top cut) or the final, closed.",
+        request=None,
+        responses={200: s.EventSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def finish(self, request, pk=None):
+        event = services.finish_event(self.get_object(), actor=request.user)
+        return self._event_answer(event)
 
     @extend_schema(
         summary="Register for the event",
@@ -150,6 +240,30 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
         return Response(s.RegistrationSerializer(registration).data, status.HTTP_201_CREATED)
 
     @extend_schema(
+        summary="Add a late entry (staff)",
+        description="Add a player to the running event from the next pairing on, with a "
+        "legal decklist (one submitted earlier, e.g. while waitlisted, is kept). The "
+        "event's `late_entry_policy` says what the missed rounds count as.",
+        request=s.LateEntryInputSerializer,
+        responses={201: s.RegistrationSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="late-entry")
+    def late_entry(self, request, pk=None):
+        event = self.get_object()
+        data = _input(s.LateEntryInputSerializer, request)
+        access = policy.access_for(request.user, event)
+        policy.require(policy.can_judge(access), "not_staff")
+        registration = services.add_late_entry(
+            event,
+            actor=request.user,
+            player=user_by_username(data["username"]),
+            deck_text=data.get("deck_text") or None,
+            reason=data["reason"],
+        )
+        registration = selectors.registration_list(request.user, event).get(pk=registration.pk)
+        return Response(s.RegistrationSerializer(registration).data, status.HTTP_201_CREATED)
+
+    @extend_schema(
         summary="Pair the next Swiss round (managers)",
         description="The round starts unpublished; see it under `rounds/{number}/`.",
         request=None,
@@ -159,6 +273,34 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
     def generate_round(self, request, pk=None):
         event = self.get_object()
         round_ = services.generate_round(event, actor=request.user)
+        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
+        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Generate the top cut (managers)",
+        description="Ends the Swiss rounds (all played and closed) and pairs the first "
+        "top-cut round from the standings, seeded 1 v N; the round starts unpublished.",
+        request=None,
+        responses={201: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="top-cut")
+    def top_cut(self, request, pk=None):
+        event = self.get_object()
+        round_ = services.generate_top_cut(event, actor=request.user)
+        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
+        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Pair the next bracket round (managers)",
+        description="The winners of the last, closed, top-cut round; after the final "
+        "`bracket_complete` (finish the event instead).",
+        request=None,
+        responses={201: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="advance-bracket")
+    def advance_bracket(self, request, pk=None):
+        event = self.get_object()
+        round_ = services.advance_bracket(event, actor=request.user)
         round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
         return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
 
@@ -238,9 +380,10 @@ class RegistrationViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def decklist(self, request, event_pk=None, pk=None):
+        registration = self.get_object()
         data = _input(s.DecklistInputSerializer, request)
         registration = services.submit_decklist(
-            self.get_object(),
+            registration,
             actor=request.user,
             deck_text=data["deck_text"],
             reason=data["reason"],
@@ -255,10 +398,26 @@ class RegistrationViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def drop(self, request, event_pk=None, pk=None):
-        data = _input(s.ReasonInputSerializer, request)
         registration = self.get_object()
+        data = _input(s.ReasonInputSerializer, request)
         registration.event = self.event
         registration = services.drop_player(registration, actor=request.user, reason=data["reason"])
+        return self._answer(registration)
+
+    @extend_schema(
+        summary="Re-enter after a drop",
+        description="The player or the staff, while the Swiss rounds run and if the event "
+        "allows re-entry. A player who never played comes back as a late entry instead "
+        "(`use_late_entry`).",
+        request=s.ReasonInputSerializer,
+        responses={200: s.RegistrationSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def reenter(self, request, event_pk=None, pk=None):
+        registration = self.get_object()
+        data = _input(s.ReasonInputSerializer, request)
+        registration.event = self.event
+        registration = services.reenter(registration, actor=request.user, reason=data["reason"])
         return self._answer(registration)
 
     @extend_schema(
@@ -268,8 +427,8 @@ class RegistrationViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def penalty(self, request, event_pk=None, pk=None):
-        data = _input(s.PenaltyInputSerializer, request)
         registration = self.get_object()
+        data = _input(s.PenaltyInputSerializer, request)
         registration.event = self.event
         match = None
         if data.get("match") is not None:
@@ -334,7 +493,68 @@ class RoundViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def publish(self, request, event_pk=None, number=None):
         round_ = services.publish_round(self.get_object(), actor=request.user)
+        return self._answer(round_)
+
+    def _answer(self, round_):
         return Response(s.RoundSerializer(self.get_queryset().get(pk=round_.pk)).data)
+
+    @extend_schema(
+        summary="Start the round's clock (managers)",
+        description="published → running: the round's time starts now.",
+        request=None,
+        responses={200: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="start-clock")
+    def start_clock(self, request, event_pk=None, number=None):
+        round_ = services.start_round_clock(self.get_object(), actor=request.user)
+        return self._answer(round_)
+
+    @extend_schema(
+        summary="Close the round (managers)",
+        description="When every match is confirmed or final; otherwise `results_missing` "
+        "with the open tables in `details.tables`.",
+        request=None,
+        responses={200: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request, event_pk=None, number=None):
+        round_ = services.close_round(self.get_object(), actor=request.user)
+        return self._answer(round_)
+
+    @extend_schema(
+        summary="Pair an unpublished round again (managers)",
+        description="From the current pool (after drops or late entries, or to discard "
+        "edits); each re-pairing uses another random order.",
+        request=s.ReasonInputSerializer,
+        responses={200: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def repair(self, request, event_pk=None, number=None):
+        round_ = self.get_object()
+        data = _input(s.ReasonInputSerializer, request)
+        round_ = services.repair_round(round_, actor=request.user, reason=data["reason"])
+        return self._answer(round_)
+
+    @extend_schema(
+        summary="Edit tables of an unpublished round (managers)",
+        description="The whole resulting round is checked: registered players only, nobody "
+        "twice, everyone paired, at most one bye, and no rematch unless `allow_rematch`. "
+        "A reason is needed.",
+        request=s.EditPairingInputSerializer,
+        responses={200: s.RoundSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="edit-pairing")
+    def edit_pairing(self, request, event_pk=None, number=None):
+        round_ = self.get_object()
+        data = _input(s.EditPairingInputSerializer, request)
+        round_ = services.edit_pairing(
+            round_,
+            actor=request.user,
+            tables=data["tables"],
+            reason=data["reason"],
+            allow_rematch=data["allow_rematch"],
+        )
+        return self._answer(round_)
 
 
 @extend_schema(
@@ -365,9 +585,10 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def report(self, request, event_pk=None, pk=None):
+        match = self.get_object()
         data = _input(s.ReportInputSerializer, request)
         match = services.report_result(
-            self.get_object(),
+            match,
             actor=request.user,
             games=data["games"],
             expected_version=data["expected_version"],
@@ -381,9 +602,10 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def confirm(self, request, event_pk=None, pk=None):
+        match = self.get_object()
         data = _input(s.VersionInputSerializer, request)
         match = services.confirm_result(
-            self.get_object(), actor=request.user, expected_version=data["expected_version"]
+            match, actor=request.user, expected_version=data["expected_version"]
         )
         return self._answer(match)
 
@@ -394,9 +616,10 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def dispute(self, request, event_pk=None, pk=None):
+        match = self.get_object()
         data = _input(s.DisputeInputSerializer, request)
         match = services.dispute_result(
-            self.get_object(),
+            match,
             actor=request.user,
             expected_version=data["expected_version"],
             reason=data["reason"],
@@ -412,9 +635,10 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def override(self, request, event_pk=None, pk=None):
+        match = self.get_object()
         data = _input(s.OverrideInputSerializer, request)
         match = services.override_result(
-            self.get_object(),
+            match,
             actor=request.user,
             expected_version=data["expected_version"],
             reason=data["reason"],
@@ -431,3 +655,7 @@ def register_routes(router, prefix: str = "events") -> None:
     router.register(nested + "/registrations", RegistrationViewSet, basename="event-registration")
     router.register(nested + "/rounds", RoundViewSet, basename="event-round")
     router.register(nested + "/matches", MatchViewSet, basename="event-match")
+    # Imported here: views_lists builds on this module's mixins and error helpers.
+    from . import views_lists
+
+    views_lists.register_routes(router, nested)

@@ -1,5 +1,7 @@
 """Shared helpers of the API tests."""
 
+from rest_framework.fields import DateTimeField
+
 from tournaments import services
 from tournaments.models import Match
 
@@ -23,3 +25,8 @@ def error_of(response) -> tuple[int, str]:
     body = response.json()
     assert set(body) == {"code", "message", "details"}, body
     return response.status_code, body["code"]
+
+
+def api_time(value) -> str | None:
+    """A datetime as the API writes it (the current time zone, ISO 8601)."""
+    return None if value is None else DateTimeField().to_representation(value)

@@ -8,7 +8,7 @@ from tests.tournaments.factories import games_for, open_event
 from tournaments import services
 from tournaments.models import AuditEntry, MatchStatus, Penalty, Round
 
-from .helpers import API, error_of, live_round
+from .helpers import API, api_time, error_of, live_round
 
 ILLEGAL_DECK = "4 森原 さとみ\n"
 
@@ -156,15 +156,18 @@ def test_penalty(event_after_round_3, client_for):
     judge = client_for(f.judge)
     warning = judge.post(url, {"kind": "warning", "infraction": "Slow play"}, format="json")
     assert warning.status_code == 201
+    penalty = Penalty.objects.latest("id")
     assert warning.json() == {
-        "id": Penalty.objects.latest("id").pk,
+        "id": penalty.pk,
         "registration": registration.pk,
+        "player": registration.player.username,
         "kind": "warning",
         "infraction": "Slow play",
         "note": "",
         "round": None,
         "match": None,
         "judge": "judge",
+        "created_at": api_time(penalty.created_at),
     }
     no_match = judge.post(url, {"kind": "game_loss", "infraction": "Marked cards"}, format="json")
     assert error_of(no_match) == (400, "match_required")

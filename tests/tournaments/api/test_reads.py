@@ -24,6 +24,11 @@ def event_json(event, registered_count):
         "round_minutes": 50,
         "top_cut_size": 4,
         "tiebreak_profile": "mtr",
+        "swiss_timeout_policy": "draw",
+        "top_cut_timeout_policy": "more_hp_wins",
+        "decklists_public_from": None,
+        "allow_reentry": False,
+        "late_entry_policy": "losses",
     }
 
 

@@ -1,6 +1,12 @@
-"""The OpenAPI schema lists every tournament endpoint with its error responses."""
+"""The OpenAPI schema lists every tournament endpoint with its error responses, a summary
+for each new one, and generates without a warning."""
 
 import pytest
+from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.validation import validate_schema
+
+from tournaments.services.events import SETTINGS
 
 OPERATIONS = {
     ("/api/v1/events/", "get"): {"200"},
@@ -10,6 +16,12 @@ OPERATIONS = {
     ("/api/v1/events/{event_pk}/rounds/", "get"): {"200"},
     ("/api/v1/events/{event_pk}/rounds/{number}/pairings/", "get"): {"200", "404"},
     ("/api/v1/events/{event_pk}/matches/{id}/", "get"): {"200", "404"},
+    ("/api/v1/events/{event_pk}/penalties/", "get"): {"200", "404"},
+    ("/api/v1/events/{event_pk}/penalties/{id}/", "get"): {"200", "404"},
+    ("/api/v1/events/{event_pk}/decklists/", "get"): {"200", "404"},
+    ("/api/v1/events/{event_pk}/decklists/{id}/", "get"): {"200", "404"},
+    ("/api/v1/events/{event_pk}/staff/", "get"): {"200", "403", "404"},
+    ("/api/v1/events/{event_pk}/audit/", "get"): {"200", "403", "404"},
 }
 COMMANDS = [
     "/api/v1/events/{id}/register/",
@@ -23,6 +35,32 @@ COMMANDS = [
     "/api/v1/events/{event_pk}/matches/{id}/dispute/",
     "/api/v1/events/{event_pk}/matches/{id}/override/",
 ]
+NEW_COMMANDS = [
+    ("/api/v1/events/", "post", "EventCreateInput"),
+    ("/api/v1/events/{id}/", "patch", "PatchedEventUpdateInput"),
+    ("/api/v1/events/{id}/open-registration/", "post", None),
+    ("/api/v1/events/{id}/start/", "post", None),
+    ("/api/v1/events/{id}/finish/", "post", None),
+    ("/api/v1/events/{id}/late-entry/", "post", "LateEntryInput"),
+    ("/api/v1/events/{id}/top-cut/", "post", None),
+    ("/api/v1/events/{id}/advance-bracket/", "post", None),
+    ("/api/v1/events/{event_pk}/staff/", "post", "StaffInput"),
+    ("/api/v1/events/{event_pk}/registrations/{id}/reenter/", "post", "ReasonInput"),
+    ("/api/v1/events/{event_pk}/rounds/{number}/start-clock/", "post", None),
+    ("/api/v1/events/{event_pk}/rounds/{number}/close/", "post", None),
+    ("/api/v1/events/{event_pk}/rounds/{number}/repair/", "post", "ReasonInput"),
+    ("/api/v1/events/{event_pk}/rounds/{number}/edit-pairing/", "post", "EditPairingInput"),
+]
+NEW_READS = [
+    ("/api/v1/events/{event_pk}/staff/", "get"),
+    ("/api/v1/events/{event_pk}/staff/{id}/", "delete"),
+    ("/api/v1/events/{event_pk}/penalties/", "get"),
+    ("/api/v1/events/{event_pk}/penalties/{id}/", "get"),
+    ("/api/v1/events/{event_pk}/decklists/", "get"),
+    ("/api/v1/events/{event_pk}/decklists/{id}/", "get"),
+    ("/api/v1/events/{event_pk}/audit/", "get"),
+]
+ERROR_REF = "#/components/schemas/Error"
 
 
 @pytest.fixture
@@ -56,3 +94,56 @@ def test_commands_document_their_errors(schema):
     report = schema["paths"]["/api/v1/events/{event_pk}/matches/{id}/report/"]["post"]
     body = report["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     assert body.endswith("/ReportInput")
+
+
+def test_new_commands_document_request_response_and_errors(schema):
+    for path, method, body in NEW_COMMANDS:
+        operation = schema["paths"][path][method]
+        assert operation["summary"], path
+        assert operation["description"], path
+        responses = operation["responses"]
+        expected = {"400", "403"} if path == "/api/v1/events/" else {"400", "403", "404", "409"}
+        assert expected <= set(responses), (path, set(responses))
+        for code in expected:
+            content = responses[code]["content"]["application/json"]["schema"]
+            assert content == {"$ref": ERROR_REF}, (path, code)
+        [success] = set(responses) & {"200", "201"}
+        assert responses[success]["content"]["application/json"]["schema"]["$ref"], path
+        if body is None:
+            assert "requestBody" not in operation, path
+        else:
+            request = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert request == {"$ref": f"#/components/schemas/{body}"}, path
+
+
+def test_new_reads_document_summary_and_errors(schema):
+    for path, method in NEW_READS:
+        operation = schema["paths"][path][method]
+        assert operation["summary"], path
+        assert operation["description"], path
+        assert "404" in operation["responses"], path
+    assert "204" in schema["paths"]["/api/v1/events/{event_pk}/staff/{id}/"]["delete"]["responses"]
+    audit = schema["paths"]["/api/v1/events/{event_pk}/audit/"]["get"]
+    assert "action" in {p["name"] for p in audit["parameters"]}
+    assert "403" in audit["responses"]
+
+
+def test_create_input_lists_every_setting(schema):
+    create = schema["components"]["schemas"]["EventCreateInput"]
+    assert set(create["properties"]) == set(SETTINGS)
+    assert set(create["required"]) == {"name", "format", "date", "capacity"}
+    update = schema["components"]["schemas"]["PatchedEventUpdateInput"]
+    assert set(update["properties"]) == {*SETTINGS, "reason"}
+    assert "required" not in update
+
+
+def test_schema_generates_without_warnings(db):
+    GENERATOR_STATS.reset()
+    with GENERATOR_STATS.silence():
+        schema = SchemaGenerator().get_schema(request=None, public=True)
+    warnings = dict(GENERATOR_STATS._warn_cache)
+    errors = dict(GENERATOR_STATS._error_cache)
+    GENERATOR_STATS.reset()
+    assert warnings == {}
+    assert errors == {}
+    validate_schema(schema)
