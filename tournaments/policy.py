@@ -266,6 +266,13 @@ def penalties_visible_to(
     return penalties.filter(registration_id=access.registration_id)
 
 
+def staff_visible_to(user, event: Event, access: EventAccess | None = None) -> QuerySet[EventStaff]:
+    """The event's co-organizers and judges: listed to its staff only."""
+    access = access or access_for(user, event)
+    rows = EventStaff.objects.filter(event=event)
+    return rows if access.is_staff else rows.none()
+
+
 def audit_entries_visible_to(
     user, event: Event, access: EventAccess | None = None
 ) -> QuerySet[AuditEntry]:

@@ -17,6 +17,7 @@ from .models import (
     SETTLED_MATCH_STATUSES,
     AuditEntry,
     Event,
+    EventStaff,
     Match,
     MatchStatus,
     Penalty,
@@ -191,6 +192,13 @@ def penalty_list(user, event: Event, access: EventAccess | None = None) -> Query
         .select_related("registration__player", "judge", "round", "match")
         .order_by("-created_at", "-id")
     )
+
+
+def staff_list(user, event: Event, access: EventAccess | None = None) -> QuerySet[EventStaff]:
+    """The event's staff rows with their users, co-organizers first (the staff page and
+    the staff endpoint)."""
+    rows = policy.staff_visible_to(user, event, access)
+    return rows.select_related("user").order_by("role", "id")
 
 
 def audit_log(user, event: Event, access: EventAccess | None = None) -> QuerySet[AuditEntry]:

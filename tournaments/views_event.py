@@ -31,7 +31,7 @@ from django.views.decorators.http import require_POST
 
 from . import policy, selectors, services
 from .forms_event import EventForm, EventSettingsForm, StaffForm
-from .models import EventStaff, EventState, PenaltyKind, StaffRole
+from .models import EventState, PenaltyKind, StaffRole
 from .services.errors import NotAllowed, TournamentError
 from .views import _event_and_access, _require_staff, error_text
 
@@ -263,7 +263,7 @@ def staff_team(request, pk: int):
                         % {"user": user.get_username(), "role": staff.get_role_display()},
                     )
                     return redirect("tournaments:staff_team", pk=event.pk)
-    team = EventStaff.objects.filter(event=event).select_related("user").order_by("role", "id")
+    team = selectors.staff_list(request.user, event, access)
     return render(
         request,
         "tournaments/event/staff_team.html",
@@ -284,9 +284,7 @@ def staff_team(request, pk: int):
 def staff_remove(request, pk: int, staff_id: int):
     event, access = _event_and_access(request, pk)
     policy.require(policy.can_manage_staff(access), "not_organizer")
-    staff = get_object_or_404(
-        EventStaff.objects.filter(event=event).select_related("user"), pk=staff_id
-    )
+    staff = get_object_or_404(selectors.staff_list(request.user, event, access), pk=staff_id)
     staff.event = event
     try:
         services.remove_staff(staff, actor=request.user)

@@ -323,3 +323,14 @@ def test_a_player_cannot_act_for_another_player(world):
     other = world.players[3]
     for name in ("submit_decklist", "drop_player", "reenter"):
         _assert_refused(world, other, name)
+
+
+def test_staff_visible_to_the_staff_only(staffed_event, organizer, co_organizer, judge, outsider):
+    register_all(staffed_event, [UserFactory(username="seated")])
+    player = UserFactory(username="seated")
+    usernames = {"co-organizer", "judge"}
+    for user in (organizer, co_organizer, judge):
+        rows = policy.staff_visible_to(user, staffed_event)
+        assert {row.user.username for row in rows} == usernames
+    for user in (player, outsider, AnonymousUser()):
+        assert list(policy.staff_visible_to(user, staffed_event)) == []

@@ -58,11 +58,7 @@ class StaffViewSet(EventScopedMixin, mixins.ListModelMixin, viewsets.GenericView
     lookup_value_regex = "[0-9]+"
 
     def scoped_queryset(self):
-        return (
-            EventStaff.objects.filter(event=self.event)
-            .select_related("user")
-            .order_by("role", "id")
-        )
+        return selectors.staff_list(self.request.user, self.event, self.access)
 
     @extend_schema(
         summary="The event's staff (staff)",
