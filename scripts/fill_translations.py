@@ -32,12 +32,21 @@ def main(po_path: str, table_path: str | None = None) -> int:
         key = (message.context, singular) if message.context else message.id
         value = table.get(key)
         if value is None and isinstance(message.id, tuple):
-            value = table.get(message.id)
+            value = table.get(singular)
         if value is None:
+            # A fuzzy entry is makemessages' guess from a similar old msgid: never ship it.
+            if "fuzzy" in message.flags:
+                message.string = (
+                    ("",) * len(message.string) if isinstance(message.id, tuple) else ""
+                )
+                message.flags.discard("fuzzy")
             if table and (not message.string or not any(message.string)):
                 missing.append(key)
             continue
-        message.string = (value,) if isinstance(message.id, tuple) else value
+        if isinstance(message.id, tuple):
+            message.string = tuple(value) if isinstance(value, list | tuple) else (value,)
+        else:
+            message.string = value
         message.flags.discard("fuzzy")
     with open(po_path, "wb") as handle:
         write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
