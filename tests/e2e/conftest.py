@@ -14,11 +14,6 @@ import shutil
 
 import pytest
 
-# Playwright's sync API runs an event loop in the test thread; the test's own database
-# calls (fixtures, assertions) happen outside it, so Django's async guard would be a
-# false alarm here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 
 
@@ -36,6 +31,15 @@ def _unavailable(reason: str):
     if os.environ.get("REQUIRE_BROWSER") == "1":
         pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _allow_database_calls_beside_playwright(monkeypatch):
+    """Playwright's sync API runs an event loop in the test thread; the test's own
+    database calls (fixtures, assertions) happen outside it, so Django's async guard would
+    be a false alarm. Only for these tests: the variable must never reach a deployment
+    check (``check --deploy`` refuses it)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
