@@ -33,17 +33,23 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
-@pytest.fixture(autouse=True)
-def _allow_database_calls_beside_playwright(monkeypatch):
+@pytest.fixture(scope="session")
+def _allow_database_calls_beside_playwright():
     """Playwright's sync API runs an event loop in the test thread; the test's own
     database calls (fixtures, assertions) happen outside it, so Django's async guard would
-    be a false alarm. Only for these tests: the variable must never reach a deployment
-    check (``check --deploy`` refuses it)."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    be a false alarm. Set only while the browser runs: the variable must not reach a
+    deployment check (``check --deploy`` refuses it)."""
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(_allow_database_calls_beside_playwright):
     path = chromium_path()
     if path is None:
         _unavailable(
