@@ -1,5 +1,6 @@
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
 
 from rules.selectors import cards_with_rules, current_card_text, latest_erratum, rulings_for_card
 
@@ -8,6 +9,7 @@ from .selectors import CardFilter, cards_with_printings
 PAGE_SIZE = 50
 
 
+@require_safe
 def card_list(request):
     card_filter = CardFilter(request.GET or None, queryset=cards_with_printings())
     page = Paginator(card_filter.qs, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -17,6 +19,7 @@ def card_list(request):
     return render(request, "cardpool/card_list.html", context)
 
 
+@require_safe
 def card_detail(request, pk: int):
     card = get_object_or_404(cards_with_rules(), pk=pk)
     return render(

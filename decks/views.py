@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from cardpool.models import CardType, Element
 
@@ -61,11 +61,13 @@ def _report_lines(form, report):
 
 
 @login_required
+@require_safe
 def deck_list(request):
     return render(request, "decks/deck_list.html", {"decks": decks_of(request.user)})
 
 
 @login_required
+@require_safe
 def deck_detail(request, pk: int):
     deck = get_object_or_404(decks_of(request.user), pk=pk)
     latest = deck.check_history[0] if deck.check_history else None
@@ -131,6 +133,7 @@ def deck_delete(request, pk: int):
 
 
 @login_required
+@require_safe
 def deck_export(request, pk: int):
     deck = get_object_or_404(decks_of(request.user), pk=pk)
     response = HttpResponse(

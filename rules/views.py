@@ -6,6 +6,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.views.decorators.http import require_safe
 
 from . import calculator_examples
 from .calculator import CalculatorError, resolve
@@ -33,11 +34,13 @@ from .selectors import (
 SEARCH_PAGE_SIZE = 20
 
 
+@require_safe
 def index(request):
     documents = RulesDocument.objects.filter(is_current=True).select_related("game")
     return render(request, "rules/index.html", {"documents": documents.order_by("game__name")})
 
 
+@require_safe
 def document(request, game: str):
     """A document's section tree: the game's current rulebook, another series
     (``?series=wiki``) or an older version (``?version=<id>``)."""
@@ -69,6 +72,7 @@ def document(request, game: str):
     )
 
 
+@require_safe
 def section(request, game: str, number: str):
     page = section_page(current_document(game), number=number)
     if page is None:
@@ -76,6 +80,7 @@ def section(request, game: str, number: str):
     return _render_section(request, page)
 
 
+@require_safe
 def section_by_id(request, game: str, pk: int):
     """Any section, also of an older version (unnumbered sections are linked this way)."""
     owner = get_object_or_404(
@@ -107,6 +112,7 @@ def _render_section(request, page):
     )
 
 
+@require_safe
 def ruling(request, pk: int):
     found = get_object_or_404(
         Ruling.objects.select_related("game", "superseded_by").prefetch_related(
@@ -117,6 +123,7 @@ def ruling(request, pk: int):
     return render(request, "rules/ruling.html", {"ruling": found})
 
 
+@require_safe
 def card(request, pk: int):
     """A card as judges need it: its current text (newest erratum), errata and rulings."""
     found = get_object_or_404(cards_with_rules(), pk=pk)
@@ -134,6 +141,7 @@ def card(request, pk: int):
     )
 
 
+@require_safe
 def search(request):
     form = SearchForm(request.GET or None)
     results = None
@@ -161,6 +169,7 @@ def search(request):
     return render(request, "rules/search.html", context)
 
 
+@require_safe
 def calculator(request):
     if slug := request.GET.get("example"):
         example = calculator_examples.EXAMPLES.get(slug)

@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from cardpool.models import CardType, Element
 
@@ -95,12 +95,14 @@ def _require_staff(access) -> None:
 # --- public pages ----------------------------------------------------------------------
 
 
+@require_safe
 def event_list(request):
     return render(
         request, "tournaments/event_list.html", {"events": selectors.event_list(request.user)}
     )
 
 
+@require_safe
 def event_detail(request, pk: int):
     event, access = _event_and_access(request, pk)
     rounds = list(selectors.round_list(request.user, event, access))
@@ -121,6 +123,7 @@ def event_detail(request, pk: int):
     )
 
 
+@require_safe
 def pairings(request, pk: int, number: int):
     """A published round's pairings by table, or (``?by=name``) alphabetically by player
     name, for printing and the wall."""
@@ -150,6 +153,7 @@ def percent(value) -> str:
     return "—" if value is None else f"{float(value) * 100:.2f}%"
 
 
+@require_safe
 def standings(request, pk: int):
     """Swiss standings with each player's tiebreak working (the engine's explanation:
     opponents, their records, floors or caps, each tiebreaker). No queries beyond the
@@ -200,6 +204,7 @@ def standings(request, pk: int):
     )
 
 
+@require_safe
 def bracket(request, pk: int):
     """The top cut as a bracket picture: one column per round, each match as tall as the
     matches of the first round it gathers (a table with row spans: no script, no new CSS)."""
@@ -235,6 +240,7 @@ def bracket(request, pk: int):
     )
 
 
+@require_safe
 def decklists(request, pk: int):
     """Decklists the user may see: all once the event makes them public (or for staff),
     otherwise only the user's own."""
@@ -301,6 +307,7 @@ def deck_report_context(report, fmt) -> dict:
 
 
 @login_required
+@require_safe
 def my_registration(request, pk: int):
     """The player's registration: status, decklist with its legality report, lock state
     and deadline, and the links to change the list, drop or re-enter."""
@@ -390,6 +397,7 @@ def _player_match_context(request, event, access, match, **extra):
 
 
 @login_required
+@require_safe
 def my_match(request, pk: int):
     """The player's match in the latest published round: opponent, table, result, and
     the forms to report, confirm or dispute."""
@@ -542,6 +550,7 @@ AUDIT_ROWS = 50
 
 
 @login_required
+@require_safe
 def dashboard(request, pk: int):
     """Organizer and judge dashboard: players, rounds with their actions, outstanding
     results (disputes first), penalties and the latest audit entries."""

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from . import policy, selectors, services
 from .forms_event import EventForm, EventSettingsForm, StaffForm
@@ -451,6 +451,7 @@ def _type_label(object_type: str) -> str:
 
 
 @login_required
+@require_safe
 def audit_log(request, pk: int):
     """Every audit entry of the event, newest first, 50 a page, filtered by action prefix
     (``?action=match.``) and object type (``?object_type=registration``)."""

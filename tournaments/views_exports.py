@@ -17,6 +17,7 @@ from django.urls import path, re_path, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from . import exports
 from .models import ExportFormat, ExportJob, ExportKind
@@ -42,6 +43,7 @@ def round_param(request) -> int | None:
     return int(text)
 
 
+@require_safe
 def export(request, pk: str, kind: str, fmt: str):
     event, access = _event_and_access(request, int(pk))
     round_number = None
@@ -79,6 +81,7 @@ def _job(request, pk: int, job_id: int):
 
 
 @login_required
+@require_safe
 def export_job(request, pk: int, job_id: int):
     """The job's progress; an htmx request gets the status block alone (polled every
     second until the job has finished)."""
@@ -96,6 +99,7 @@ def export_job(request, pk: int, job_id: int):
 
 
 @login_required
+@require_safe
 def export_job_download(request, pk: int, job_id: int):
     event, job = _job(request, pk, job_id)
     if job.status != ExportJob.Status.DONE:

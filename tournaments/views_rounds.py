@@ -17,7 +17,7 @@ from django.urls import path, register_converter, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from . import policy, selectors, services
 from .forms import GAME_END_CHOICES
@@ -492,6 +492,7 @@ SLIPS_PER_PAGE = 3
 
 
 @login_required
+@require_safe
 def match_slips(request, pk: int, number: int):
     """One slip per table of the round (byes need none), three to an A4 page, for the
     players to write the games, the result and sign."""
@@ -542,6 +543,7 @@ def _clock_context(request, pk: int, number: int):
 
 
 @login_required
+@require_safe
 def round_clock(request, pk: int, number: int):
     """Full-screen round clock for a projector. The server gives the end time; htmx
     re-fetches the small fragment every few seconds (no script of ours)."""
@@ -549,6 +551,7 @@ def round_clock(request, pk: int, number: int):
 
 
 @login_required
+@require_safe
 def round_clock_fragment(request, pk: int, number: int):
     return render(request, "tournaments/_clock.html", _clock_context(request, pk, number))
 
