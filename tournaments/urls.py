@@ -8,6 +8,11 @@ urlpatterns = [
     path("<int:pk>/", views.event_detail, name="event_detail"),
     path("<int:pk>/rounds/<int:number>/pairings/", views.pairings, name="pairings"),
     path("<int:pk>/standings/", views.standings, name="standings"),
+    path(
+        "<int:pk>/standings/<int:registration_id>/working/",
+        views.standings_working,
+        name="standings_working",
+    ),
     path("<int:pk>/bracket/", views.bracket, name="bracket"),
     path("<int:pk>/decklists/", views.decklists, name="decklists"),
     # player

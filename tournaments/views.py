@@ -13,6 +13,7 @@ import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -153,45 +154,59 @@ def percent(value) -> str:
     return "—" if value is None else f"{float(value) * 100:.2f}%"
 
 
+def _working(table, names, registration_id: int) -> dict:
+    """One player's tiebreak working, ready for the template: the engine's explanation
+    (opponents, their records, floors or caps, each tiebreaker) in page terms."""
+    working = table.explain(registration_id)
+    return {
+        "working": working,
+        "own_match_win": working.own_match_win,
+        "own_game_win": working.own_game_win,
+        "final": [
+            (TIEBREAK_LABELS.get(name, name), percent(value)) for name, value in working.tiebreakers
+        ],
+        "opponents": [
+            {
+                "line": opponent,
+                "name": names.get(opponent.opponent, "?"),
+                "match_win": percent(opponent.match_win.used),
+                "match_win_raw": percent(opponent.match_win.raw),
+                "game_win": percent(opponent.game_win.used) if opponent.game_win else None,
+                "opponents_win": percent(opponent.opponents_win)
+                if opponent.opponents_win is not None
+                else None,
+                "adjustment": opponent.match_win.adjustment,
+            }
+            for opponent in working.opponents
+        ],
+    }
+
+
+def _player_param(request) -> int | None:
+    value = request.GET.get("player", "")
+    return int(value) if value.isdigit() else None
+
+
 @require_safe
 def standings(request, pk: int):
-    """Swiss standings with each player's tiebreak working (the engine's explanation:
-    opponents, their records, floors or caps, each tiebreaker). No queries beyond the
-    selector's: the working is computed in memory."""
+    """Swiss standings. Each row's tiebreak working opens on demand: htmx fetches it from
+    :func:`standings_working` when the row's details open; without script the row's link
+    (``?player=<id>``) renders the page with that working filled in. A 4,096-player page
+    stays small (no 4 MB of working nobody opens). No queries beyond the selector's."""
     event, access = _event_and_access(request, pk)
     table = selectors.standings(request.user, event, access)
     names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
+    shown = _player_param(request)
     rows = []
     for line in table.rows:
-        working = table.explain(line.registration.pk)
-        rows.append(
-            {
-                "line": line,
-                "name": names[line.registration.pk],
-                "tiebreakers": [percent(line.tiebreakers[name]) for name in table.tiebreak_names],
-                "working": working,
-                "own_match_win": working.own_match_win,
-                "own_game_win": working.own_game_win,
-                "final": [
-                    (TIEBREAK_LABELS.get(name, name), percent(value))
-                    for name, value in working.tiebreakers
-                ],
-                "opponents": [
-                    {
-                        "line": opponent,
-                        "name": names.get(opponent.opponent, "?"),
-                        "match_win": percent(opponent.match_win.used),
-                        "match_win_raw": percent(opponent.match_win.raw),
-                        "game_win": percent(opponent.game_win.used) if opponent.game_win else None,
-                        "opponents_win": percent(opponent.opponents_win)
-                        if opponent.opponents_win is not None
-                        else None,
-                        "adjustment": opponent.match_win.adjustment,
-                    }
-                    for opponent in working.opponents
-                ],
-            }
-        )
+        row = {
+            "line": line,
+            "name": names[line.registration.pk],
+            "tiebreakers": [percent(line.tiebreakers[name]) for name in table.tiebreak_names],
+        }
+        if line.registration.pk == shown:
+            row["detail"] = _working(table, names, shown)
+        rows.append(row)
     return render(
         request,
         "tournaments/standings.html",
@@ -201,6 +216,21 @@ def standings(request, pk: int):
             "headers": [TIEBREAK_LABELS.get(name, name) for name in table.tiebreak_names],
             "rows": rows,
         },
+    )
+
+
+@require_safe
+def standings_working(request, pk: int, registration_id: int):
+    """One player's tiebreak working (the fragment the standings page loads on demand)."""
+    event, access = _event_and_access(request, pk)
+    table = selectors.standings(request.user, event, access)
+    if not any(line.registration.pk == registration_id for line in table.rows):
+        raise Http404
+    names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
+    return render(
+        request,
+        "tournaments/_standings_working.html",
+        {"detail": _working(table, names, registration_id)},
     )
 
 

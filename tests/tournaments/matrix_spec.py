@@ -206,6 +206,8 @@ SPECS = [
     Spec("tournaments:pairings", "GET", A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round", login=False),
     Spec("tournaments:standings", "GET", A, EVERYONE),
     Spec("tournaments:standings", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
+    Spec("tournaments:standings_working", "GET", A_REGISTRATION, EVERYONE),
+    Spec("tournaments:standings_working", "GET", {"pk": "@D", "registration_id": "@A.registration"}, NOBODY, EVERYONE, "draft-event", login=False),
     Spec("tournaments:bracket", "GET", A, EVERYONE),
     Spec("tournaments:bracket", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
     Spec("tournaments:decklists", "GET", A, EVERYONE),

@@ -143,21 +143,40 @@ def test_standings_show_tiebreak_working(client_for, event_after_round_3):
     table = services.compute_standings(event)
     leader = table.rows[0]
     working = table.explain(leader.registration.pk)
-    body = text_of(client_for().get(reverse("tournaments:standings", args=[event.pk])))
+    url = reverse("tournaments:standings", args=[event.pk])
+    body = text_of(client_for().get(url))
     assert "After 3 Swiss rounds." in body
     assert '<th scope="col">OMW%</th><th scope="col">GW%</th><th scope="col">OGW%</th>' in body
     omw = leader.tiebreakers["opponents_match_win_pct"]
     assert f"<td>{omw * 100:.2f}%</td>" in body
-    row_start = body.index(f'id="player-{leader.registration.pk}"')
+    leader_id = leader.registration.pk
+    row_start = body.index(f'id="player-{leader_id}"')
     row = body[row_start : body.index("</details>", row_start)]
     assert f"<td>{leader.match_points}</td>" in row
-    assert "<dt>Rounds played</dt><dd>3</dd>" in row
-    for opponent in working.opponents:
-        name = table.registrations[opponent.opponent].player.username
-        assert f"<td>{opponent.round_number}</td>\n          <td>{name}" in row
-        assert f"<td>{opponent.wins}-{opponent.losses}-{opponent.draws}</td>" in row
+    # The working is loaded on demand: htmx from the fragment, or the page with ?player=.
+    fragment_url = reverse("tournaments:standings_working", args=[event.pk, leader_id])
+    assert f'hx-get="{fragment_url}"' in row
+    assert f'href="?player={leader_id}#player-{leader_id}"' in row
+    assert "<dt>Rounds played</dt>" not in body
+    fragment = text_of(client_for().get(fragment_url))
+    with_player = text_of(client_for().get(f"{url}?player={leader_id}"))
+    opened = with_player[with_player.index(f'id="player-{leader_id}"') :]
+    opened = opened[: opened.index("</details>")]
+    for working_html in (fragment, opened):
+        assert "<dt>Rounds played</dt><dd>3</dd>" in working_html
+        for opponent in working.opponents:
+            name = table.registrations[opponent.opponent].player.username
+            assert f"<td>{opponent.round_number}</td>\n    <td>{name}" in working_html
+            assert f"<td>{opponent.wins}-{opponent.losses}-{opponent.draws}</td>" in working_html
+    assert with_player.count("<dt>Rounds played</dt>") == 1
     # the dropped player keeps their place, marked
     assert '<span class="badge">dropped</span>' in body
+
+
+def test_standings_working_of_an_unranked_player_is_404(client_for, event_after_round_3, outsider):
+    event = event_after_round_3.event
+    url = reverse("tournaments:standings_working", args=[event.pk, 999999])
+    assert client_for().get(url).status_code == 404
 
 
 def test_bracket_shows_rounds_as_columns(client_for, event_after_round_3, organizer):

@@ -27,3 +27,19 @@ def test_standings_page_queries_same_for_10_and_1000_players(organizer, crossove
             counts.append(len(queries))
         assert counts[0] == counts[1], (user, counts)
         assert counts[0] <= 7, counts
+
+
+def test_standings_working_queries_same_for_10_and_1000_players(organizer, crossover, client_for):
+    small = played_event(organizer, crossover, players=10, name="Ten")
+    large = played_event(organizer, crossover, players=1000, name="Thousand")
+    client = client_for()
+    counts = []
+    for event in (small, large):
+        leader = event.registrations.order_by("pk").first()
+        url = reverse("tournaments:standings_working", args=[event.pk, leader.pk])
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        assert "<dt>Rounds played</dt><dd>3</dd>" in response.content.decode()
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
