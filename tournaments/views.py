@@ -83,6 +83,24 @@ def error_text(error: TournamentError) -> str:
     return str(ERROR_TEXTS.get(error.code, error.message))
 
 
+def attempt(request, call, done, *, texts=error_text):
+    """Run one service call for a page that answers with a message and a redirect.
+
+    A refused permission propagates (``NotAllowed`` is a 403); any other refusal becomes an
+    error message (``texts(error)``); on success ``done`` (a text, or a function of the
+    call's result giving one) becomes a success message. Returns the call's result, or
+    None when it was refused."""
+    try:
+        result = call()
+    except NotAllowed:
+        raise
+    except TournamentError as error:
+        messages.error(request, texts(error))
+        return None
+    messages.success(request, done(result) if callable(done) else done)
+    return result
+
+
 def _event_and_access(request, pk: int):
     """The event if the user may see it (else 404) and the user's access to it."""
     event = get_object_or_404(selectors.event_list(request.user), pk=pk)

@@ -34,6 +34,7 @@ from .services.registrations import next_pairing_round
 from .views import (
     OPEN_EVENT_STATES,
     _event_and_access,
+    attempt,
     deck_report_context,
     error_text,
     registration_actions,
@@ -331,18 +332,15 @@ def player_drop(request, pk: int, registration_id: int):
     event, _access, registration = _staff_registration(request, pk, registration_id)
     form = ReasonForm(request.POST, prefix="drop")
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    try:
-        services.drop_player(registration, actor=request.user, reason=reason)
-    except NotAllowed:
-        raise
-    except TournamentError as error:
-        messages.error(request, error_text(error))
-    else:
-        text = _(
-            "%(player)s is dropped. This takes effect from the next pairing: a round "
-            "already paired stays as it is."
-        )
-        messages.success(request, text % {"player": selectors.display_name(registration)})
+    text = _(
+        "%(player)s is dropped. This takes effect from the next pairing: a round "
+        "already paired stays as it is."
+    )
+    attempt(
+        request,
+        lambda: services.drop_player(registration, actor=request.user, reason=reason),
+        text % {"player": selectors.display_name(registration)},
+    )
     return _back(request, event, registration)
 
 
@@ -352,15 +350,12 @@ def player_reenter(request, pk: int, registration_id: int):
     event, _access, registration = _staff_registration(request, pk, registration_id)
     form = ReasonForm(request.POST, prefix="reenter")
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    try:
-        services.reenter(registration, actor=request.user, reason=reason)
-    except NotAllowed:
-        raise
-    except TournamentError as error:
-        messages.error(request, error_text(error))
-    else:
-        text = _("%(player)s re-entered: they are paired again from the next round.")
-        messages.success(request, text % {"player": selectors.display_name(registration)})
+    text = _("%(player)s re-entered: they are paired again from the next round.")
+    attempt(
+        request,
+        lambda: services.reenter(registration, actor=request.user, reason=reason),
+        text % {"player": selectors.display_name(registration)},
+    )
     return _back(request, event, registration)
 
 

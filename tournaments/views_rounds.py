@@ -30,7 +30,7 @@ from .models import (
     RoundStatus,
 )
 from .services.errors import Conflict, NotAllowed, TournamentError
-from .views import _event_and_access, _require_staff, error_text
+from .views import _event_and_access, _require_staff, attempt, error_text
 
 ROUND_ACTIONS = {
     "publish": (services.publish_round, gettext_lazy("Round %(number)s published.")),
@@ -105,15 +105,14 @@ def _dashboard(event):
 def generate_round(request, pk: int):
     event, access = _event_and_access(request, pk)
     policy.require(policy.can_run_rounds(access), "not_manager")
-    try:
-        round_ = services.generate_round(event, actor=request.user)
-    except NotAllowed:
-        raise
-    except TournamentError as error:
-        messages.error(request, round_error_text(error))
-    else:
-        text = _("Round %(number)s generated: review and publish it.")
-        messages.success(request, text % {"number": round_.number})
+    attempt(
+        request,
+        lambda: services.generate_round(event, actor=request.user),
+        lambda round_: (
+            _("Round %(number)s generated: review and publish it.") % {"number": round_.number}
+        ),
+        texts=round_error_text,
+    )
     return _dashboard(event)
 
 
@@ -126,14 +125,12 @@ def round_action(request, pk: int, number: int, action: str):
     if action not in ROUND_ACTIONS:
         raise Http404
     service, done = ROUND_ACTIONS[action]
-    try:
-        service(round_, actor=request.user)
-    except NotAllowed:
-        raise
-    except TournamentError as error:
-        messages.error(request, round_error_text(error))
-    else:
-        messages.success(request, done % {"number": number})
+    attempt(
+        request,
+        lambda: service(round_, actor=request.user),
+        done % {"number": number},
+        texts=round_error_text,
+    )
     return _dashboard(event)
 
 
@@ -197,18 +194,15 @@ def advance_bracket(request, pk: int):
     """Pair the winners of the last, closed, top-cut round (managers)."""
     event, access = _event_and_access(request, pk)
     policy.require(policy.can_run_rounds(access), "not_manager")
-    try:
-        round_ = services.advance_bracket(event, actor=request.user)
-    except NotAllowed:
-        raise
-    except TournamentError as error:
-        messages.error(request, round_error_text(error))
-    else:
-        messages.success(
-            request,
+    attempt(
+        request,
+        lambda: services.advance_bracket(event, actor=request.user),
+        lambda round_: (
             _("Bracket round %(number)s generated: review and publish it.")
-            % {"number": round_.number},
-        )
+            % {"number": round_.number}
+        ),
+        texts=round_error_text,
+    )
     return _dashboard(event)
 
 

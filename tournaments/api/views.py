@@ -263,6 +263,13 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
         registration = selectors.registration_list(request.user, event).get(pk=registration.pk)
         return Response(s.RegistrationSerializer(registration).data, status.HTTP_201_CREATED)
 
+    def _new_round(self, request, service):
+        """Run a service that pairs a new round of this event; answer 201 with it."""
+        event = self.get_object()
+        round_ = service(event, actor=request.user)
+        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
+        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+
     @extend_schema(
         summary="Pair the next Swiss round (managers)",
         description="The round starts unpublished; see it under `rounds/{number}/`.",
@@ -271,10 +278,7 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], url_path="generate-round")
     def generate_round(self, request, pk=None):
-        event = self.get_object()
-        round_ = services.generate_round(event, actor=request.user)
-        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
-        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+        return self._new_round(request, services.generate_round)
 
     @extend_schema(
         summary="Generate the top cut (managers)",
@@ -285,10 +289,7 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], url_path="top-cut")
     def top_cut(self, request, pk=None):
-        event = self.get_object()
-        round_ = services.generate_top_cut(event, actor=request.user)
-        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
-        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+        return self._new_round(request, services.generate_top_cut)
 
     @extend_schema(
         summary="Pair the next bracket round (managers)",
@@ -299,10 +300,7 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"], url_path="advance-bracket")
     def advance_bracket(self, request, pk=None):
-        event = self.get_object()
-        round_ = services.advance_bracket(event, actor=request.user)
-        round_ = selectors.round_list(request.user, event).get(pk=round_.pk)
-        return Response(s.RoundSerializer(round_).data, status.HTTP_201_CREATED)
+        return self._new_round(request, services.advance_bracket)
 
     @extend_schema(
         summary="Swiss standings with the tiebreak figures",
