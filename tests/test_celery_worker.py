@@ -1,4 +1,5 @@
-"""Card imports through a real broker (Redis, RabbitMQ) and a real Celery worker process.
+"""Card imports and event exports through a real broker (Redis, RabbitMQ) and a real
+Celery worker process.
 
 The rest of the suite runs tasks eagerly (no CELERY_BROKER_URL). Here the test process
 sends the task to the broker for real, a ``celery -A config worker`` subprocess picks it
@@ -30,10 +31,22 @@ from kombu import pools as kombu_pools
 from cardpool import services
 from cardpool.models import Card, CardSet, Game, ImportJob, Printing
 from config.celery import app
+from tests.decks import conftest as deck_fixtures
+from tests.tournaments.factories import UserFactory, open_event, play_round, register_all
+from tournaments import exports
+from tournaments import services as tournament_services
+from tournaments.models import ExportJob
+
+# The deck tests' card pool and formats, for the export test's event.
+sets = deck_fixtures.sets
+cards = deck_fixtures.cards
+formats = deck_fixtures.formats
+crossover = deck_fixtures.crossover
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 TASK_NAME = "cardpool.import_card_file"
+EXPORT_TASK_NAME = "tournaments.build_export"
 WORKER_READY_TIMEOUT = 60
 JOB_TIMEOUT = 60
 
@@ -92,7 +105,7 @@ def queue(broker):
     app.conf.update(
         task_always_eager=False,
         broker_url=broker.url,
-        task_routes={TASK_NAME: {"queue": name}},
+        task_routes={TASK_NAME: {"queue": name}, EXPORT_TASK_NAME: {"queue": name}},
     )
     try:
         yield name
@@ -229,13 +242,13 @@ def not_in_this_process(monkeypatch):
 
 
 @pytest.fixture
-def game():
+def import_game():
     game = Game.objects.create(slug="crossover", name="CrossOver The F&C TCG")
     CardSet.objects.create(game=game, code="base", name="基本セット", release_order=1)
     return game
 
 
-def wait_until_finished(job: ImportJob, worker: Worker) -> ImportJob:
+def wait_until_finished(job, worker: Worker):
     deadline = time.monotonic() + JOB_TIMEOUT
     while True:
         job.refresh_from_db()
@@ -250,7 +263,8 @@ def wait_until_finished(job: ImportJob, worker: Worker) -> ImportJob:
         time.sleep(0.2)
 
 
-def test_worker_imports_a_card_file(game, worker, not_in_this_process):
+def test_worker_imports_a_card_file(import_game, worker, not_in_this_process):
+    game = import_game
     content = "name,set,card_type\n山名春恵,base,CHARACTER\nスワティ,base,NAVIGATOR\n"
 
     job = services.create_import_job(
@@ -270,7 +284,8 @@ def test_worker_imports_a_card_file(game, worker, not_in_this_process):
     assert f"Task {TASK_NAME}[" in worker.log(), worker.output()
 
 
-def test_worker_rejects_a_file_with_a_bad_row(game, worker, not_in_this_process):
+def test_worker_rejects_a_file_with_a_bad_row(import_game, worker, not_in_this_process):
+    game = import_game
     content = "name,set,card_type\n山名春恵,base,CHARACTER\nスワティ,base,MONSTER\n"
 
     job = services.create_import_job(
@@ -287,3 +302,35 @@ def test_worker_rejects_a_file_with_a_bad_row(game, worker, not_in_this_process)
     assert not Card.objects.exists(), worker.output()
     assert not Printing.objects.exists(), worker.output()
     assert f"Task {TASK_NAME}[" in worker.log(), worker.output()
+
+
+def test_worker_builds_an_export(crossover, worker, monkeypatch):
+    """A large export goes through the broker: the worker builds the file with the
+    requester's view of the data and records it on the job."""
+
+    def run_here(job_id):
+        raise AssertionError(f"export job {job_id} ran in the test process, not the worker")
+
+    monkeypatch.setattr(exports, "run_export_job", run_here)
+    organizer = UserFactory(username="organizer")
+    event = open_event(organizer, crossover)
+    register_all(event, [UserFactory(username=f"player{n}") for n in range(1, 5)])
+    tournament_services.start_event(event, actor=organizer)
+    play_round(event, organizer)
+
+    job = exports.start_export_job(
+        organizer, event, kind="standings", file_format="csv", estimated_rows=4
+    )
+
+    job = wait_until_finished(job, worker)
+    assert job.status == ExportJob.Status.DONE, f"{job.error}\n{worker.output()}"
+    assert job.total == job.done == 4
+    rows = bytes(job.content).decode("utf-8-sig").splitlines()
+    assert rows[0].startswith("Rank,Player,Points"), rows
+    assert sorted(row.split(",")[1] for row in rows[1:]) == [
+        "player1",
+        "player2",
+        "player3",
+        "player4",
+    ]
+    assert f"Task {EXPORT_TASK_NAME}[" in worker.log(), worker.output()
