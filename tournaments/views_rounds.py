@@ -120,8 +120,8 @@ def generate_round(request, pk: int):
 @require_POST
 def round_action(request, pk: int, number: int, action: str):
     event, access = _event_and_access(request, pk)
+    round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
     policy.require(policy.can_run_rounds(access), "not_manager")
-    round_ = _visible_round(request, event, access, number)
     if action not in ROUND_ACTIONS:
         raise Http404
     service, done = ROUND_ACTIONS[action]
@@ -139,8 +139,8 @@ def round_action(request, pk: int, number: int, action: str):
 def repair_round(request, pk: int, number: int):
     """Pair an unpublished Swiss round again (managers), with a reason."""
     event, access = _event_and_access(request, pk)
+    round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
     policy.require(policy.can_run_rounds(access), "not_manager")
-    round_ = _visible_round(request, event, access, number)
     form = ReasonForm(request.POST)
     if not form.is_valid():
         messages.error(
@@ -292,8 +292,8 @@ def edit_pairings(request, pk: int, number: int):
     tables; saved in one call of :func:`services.edit_pairing` (the whole round is
     checked: nothing changes when it refuses)."""
     event, access = _event_and_access(request, pk)
+    round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
     policy.require(policy.can_run_rounds(access), "not_manager")
-    round_ = _visible_round(request, event, access, number)
     if round_.status != RoundStatus.DRAFT or round_.stage != RoundStage.SWISS:
         code = "round_not_draft" if round_.status != RoundStatus.DRAFT else "top_cut_fixed"
         messages.error(request, str(ROUND_ERROR_TEXTS[code]))
@@ -414,8 +414,8 @@ def match_result(request, pk: int, match_id: int):
     (reports, confirmations, disputes, staff entries), and the form to enter or override
     the result from the games or as a record, with a reason."""
     event, access = _event_and_access(request, pk)
+    match = _staff_match(request, event, access, match_id)  # hidden match: 404 first
     policy.require(policy.can_judge(access), "not_staff")
-    match = _staff_match(request, event, access, match_id)
     names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
     options = {
         "player1": names[0],
@@ -491,8 +491,8 @@ def match_slips(request, pk: int, number: int):
     """One slip per table of the round (byes need none), three to an A4 page, for the
     players to write the games, the result and sign."""
     event, access = _event_and_access(request, pk)
+    round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
     _require_staff(access)
-    round_ = _visible_round(request, event, access, number)
     slips, byes = [], []
     for match in selectors.pairings(request.user, round_, access):
         names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
@@ -518,8 +518,8 @@ def match_slips(request, pk: int, number: int):
 
 def _clock_context(request, pk: int, number: int):
     event, access = _event_and_access(request, pk)
+    round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
     _require_staff(access)
-    round_ = _visible_round(request, event, access, number)
     ends_at = round_.ends_at(event.round_minutes)
     remaining = None
     if ends_at is not None and round_.status == RoundStatus.RUNNING:

@@ -275,22 +275,22 @@ SPECS = [
     Spec("tournaments:generate_round", "POST", D, MANAGERS, PRIVATE, "draft-event"),
     Spec("tournaments:round_action", "POST", {**A_ROUND, "action": "start"}, MANAGERS),
     Spec("tournaments:round_action", "POST", {**A_ROUND, "action": "close"}, MANAGERS, variant="close"),
-    # The permission is checked on the (visible) event before the round is looked up: a
-    # player is refused alike whether round N is a draft or does not exist.
-    Spec("tournaments:round_action", "POST", {**A2_DRAFT_ROUND, "action": "publish"}, MANAGERS, variant="draft-round"),
-    Spec("tournaments:repair_round", "POST", A2_DRAFT_ROUND, MANAGERS, data={"reason": "Seating"}),
-    Spec("tournaments:edit_pairings", GP, A2_DRAFT_ROUND, MANAGERS, data={"reason": "Seating"}),
+    # A draft round is private: it is looked up before the permission is checked, so a
+    # non-staff caller gets 404 (as from the API), a judge on a manager-only action 403.
+    Spec("tournaments:round_action", "POST", {**A2_DRAFT_ROUND, "action": "publish"}, MANAGERS, PRIVATE, "draft-round"),
+    Spec("tournaments:repair_round", "POST", A2_DRAFT_ROUND, MANAGERS, PRIVATE, data={"reason": "Seating"}),
+    Spec("tournaments:edit_pairings", GP, A2_DRAFT_ROUND, MANAGERS, PRIVATE, data={"reason": "Seating"}),
     Spec("tournaments:match_slips", "GET", A_ROUND, STAFF),
-    Spec("tournaments:match_slips", "GET", A2_DRAFT_ROUND, STAFF, variant="draft-round"),
+    Spec("tournaments:match_slips", "GET", A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round"),
     Spec("tournaments:generate_top_cut", "POST", A, MANAGERS),
     Spec("tournaments:advance_bracket", "POST", A, MANAGERS),
     Spec("tournaments:match_result", GP, A_MATCH, STAFF, data={"reason": "Judge call", "record": "2-0", "expected_version": "@A.match.version"}),
-    Spec("tournaments:match_result", GP, A2_DRAFT_MATCH, STAFF, variant="draft-round"),
-    Spec("tournaments:match_result", GP, B_MATCH_IN_A, NOBODY, STAFF, "other-event"),
+    Spec("tournaments:match_result", GP, A2_DRAFT_MATCH, STAFF, PRIVATE, "draft-round"),
+    Spec("tournaments:match_result", GP, B_MATCH_IN_A, NOBODY, EVERYONE, "other-event"),
     Spec("tournaments:round_clock", "GET", A_ROUND, STAFF),
-    Spec("tournaments:round_clock", "GET", A2_DRAFT_ROUND, STAFF, variant="draft-round"),
+    Spec("tournaments:round_clock", "GET", A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round"),
     Spec("tournaments:round_clock_fragment", "GET", A_ROUND, STAFF),
-    Spec("tournaments:round_clock_fragment", "GET", A2_DRAFT_ROUND, STAFF, variant="draft-round"),
+    Spec("tournaments:round_clock_fragment", "GET", A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round"),
     # --- exports: what the caller may see; a background job is its requester's ------------
     Spec("tournaments:export", "GET", {"pk": "@A", "kind": "standings", "fmt": "csv"}, EVERYONE),
     Spec("tournaments:export", "GET", {"pk": "@A", "kind": "pairings", "fmt": "json"}, EVERYONE, variant="pairings", query={"round": "@A.round"}),

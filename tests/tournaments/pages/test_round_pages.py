@@ -58,12 +58,17 @@ def draft_round(staffed_event, organizer, make_players):
     return SimpleNamespace(event=event, round=round_, players=players, registrations=registrations)
 
 
-def assert_refused(client_for, url, *, outsider, judge=None, player=None, method="post", data=None):
-    """403 for the given users, a login redirect for anonymous visitors."""
+def assert_refused(
+    client_for, url, *, outsider, judge=None, player=None, method="post", data=None, draft=False
+):
+    """403 for the given users, a login redirect for anonymous visitors. A draft round is
+    private: the outsider and the player do not learn it exists (404); a judge sees it and
+    is refused a manager's action (403)."""
     send = (lambda c: c.post(url, data or {})) if method == "post" else (lambda c: c.get(url))
-    for user in (outsider, judge, player):
+    hidden = 404 if draft else 403
+    for user, status in ((outsider, hidden), (judge, 403), (player, hidden)):
         if user is not None:
-            assert send(client_for(user)).status_code == 403, user
+            assert send(client_for(user)).status_code == status, user
     anonymous = send(client_for())
     assert anonymous.status_code == 302
     assert anonymous["Location"] == f"/accounts/login/?next={url}"
@@ -135,6 +140,7 @@ def test_repair_round_refused_for_judge_player_outsider(
         judge=judge,
         player=draft_round.players[0],
         data={"reason": "x"},
+        draft=True,
     )
     private = new_event(organizer, crossover, name="Private")
     assert client_for(outsider).post(repair_url(private), {"reason": "x"}).status_code == 404
@@ -376,6 +382,7 @@ def test_edit_pairings_refused_for_judge_player_outsider(
         player=draft_round.players[0],
         method=method,
         data=data,
+        draft=True,
     )
     private = new_event(organizer, crossover, name="Private")
     assert getattr(client_for(outsider), method)(edit_url(private)).status_code == 404
