@@ -219,7 +219,7 @@ class LateEntryForm(forms.Form):
 
     def clean_username(self):
         username = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username=username).first()
+        user = get_user_model().objects.filter(username=username, is_active=True).first()
         if user is None:
             raise forms.ValidationError(
                 _("No user has the username “%(username)s”."), params={"username": username}

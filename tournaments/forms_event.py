@@ -175,9 +175,14 @@ class EventSettingsForm(EventForm):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Optional; kept in the audit log."),
     )
+    # The event as this page saw it: a save over someone else's change is refused.
+    loaded = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, event, registered: int | None = None, **kwargs) -> None:
-        kwargs["initial"] = {name: getattr(event, name) for name in SETTINGS}
+        kwargs["initial"] = {
+            **{name: getattr(event, name) for name in SETTINGS},
+            "loaded": event.updated_at.isoformat(),
+        }
         super().__init__(*args, registered=registered, **kwargs)
         self.event = event
         self.locked = [name for name in SETTINGS if event.state not in EDITABLE_IN[name]]
@@ -188,8 +193,11 @@ class EventSettingsForm(EventForm):
         data = super().clean()
         for name in self.locked:
             field = self.fields[name]
-            if field.widget.value_omitted_from_data(self.data, self.files, self.add_prefix(name)):
-                continue  # browsers do not send disabled inputs
+            key = self.add_prefix(name)
+            if field.widget.value_omitted_from_data(self.data, self.files, key) or (
+                isinstance(field, forms.BooleanField) and key not in self.data
+            ):
+                continue  # browsers do not send disabled inputs (nor unticked boxes)
             raw = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
             try:
                 sent = field.clean(raw)
@@ -202,6 +210,13 @@ class EventSettingsForm(EventForm):
                     % {"state": self.event.get_state_display()},
                 )
         return data
+
+    def loaded_at(self):
+        """The ``updated_at`` the page was loaded with (None if absent or garbled)."""
+        try:
+            return dt.datetime.fromisoformat(self.cleaned_data.get("loaded") or "")
+        except ValueError:
+            return None
 
     def changed_settings(self) -> dict:
         """Only the settings whose value differs from the event's."""

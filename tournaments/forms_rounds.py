@@ -35,6 +35,8 @@ class EditPairingsForm(forms.Form):
     new_tables = forms.IntegerField(
         widget=forms.HiddenInput, min_value=0, max_value=MAX_NEW_TABLES, initial=0
     )
+    # The tables as this page showed them: a save over someone else's change is refused.
+    loaded = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
         self,
@@ -172,3 +174,23 @@ class OverrideResultForm(ReportResultForm):
         data["record"] = record
         data["games"] = games
         return data
+
+
+def encode_tables(tables: dict[int, tuple[int, int | None]]) -> str:
+    """The round's tables as one hidden field: ``"1:12-14,2:15-"`` (a bye has no player 2)."""
+    return ",".join(
+        f"{table}:{p1}-{'' if p2 is None else p2}" for table, (p1, p2) in sorted(tables.items())
+    )
+
+
+def decode_tables(text: str) -> dict[int, tuple[int, int | None]] | None:
+    """Read :func:`encode_tables`' text back; None when it is missing or garbled."""
+    tables = {}
+    try:
+        for item in filter(None, (text or "").split(",")):
+            table, players = item.split(":")
+            player1, player2 = players.split("-")
+            tables[int(table)] = (int(player1), int(player2) if player2 else None)
+    except ValueError:
+        return None
+    return tables or None

@@ -202,7 +202,7 @@ def _working(table, names, registration_id: int) -> dict:
 
 def _player_param(request) -> int | None:
     value = request.GET.get("player", "")
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isdecimal() and value.isascii() else None
 
 
 @require_safe

@@ -105,6 +105,12 @@ def event_error_text(error: TournamentError, **values) -> str:
         return error_text(error)
 
 
+SETTINGS_CHANGED_MEANWHILE = gettext_lazy(
+    "Someone changed this event after you opened its settings: nothing was saved. "
+    "Here are the current settings; make your change again."
+)
+
+
 def _add_service_error(form, error: TournamentError, **values) -> None:
     """Show a service refusal on the field it names (else above the form)."""
     field = error.details.get("field") or ERROR_FIELDS.get(error.code)
@@ -162,11 +168,18 @@ def event_edit(request, pk: int):
             return redirect("tournaments:event_edit", pk=event.pk)
         try:
             services.update_event(
-                event, actor=request.user, reason=form.cleaned_data["reason"].strip(), **changes
+                event,
+                actor=request.user,
+                reason=form.cleaned_data["reason"].strip(),
+                expected_updated_at=form.loaded_at(),
+                **changes,
             )
         except NotAllowed:
             raise
         except TournamentError as error:
+            if error.code == "stale_version":
+                messages.error(request, SETTINGS_CHANGED_MEANWHILE)
+                return redirect("tournaments:event_edit", pk=event.pk)
             _add_service_error(form, error)
         else:
             messages.success(request, _("Settings saved."))
@@ -230,7 +243,8 @@ def event_transition(request, pk: int, action: str):
 
 def _user_by_username(username: str):
     user_model = get_user_model()
-    return user_model._default_manager.filter(**{user_model.USERNAME_FIELD: username}).first()
+    users = user_model._default_manager.filter(is_active=True)
+    return users.filter(**{user_model.USERNAME_FIELD: username}).first()
 
 
 @login_required
@@ -309,7 +323,10 @@ def _value_text(value) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, str):
-        moment = parse_datetime(value) if "T" in value else None
+        try:
+            moment = parse_datetime(value) if "T" in value else None
+        except ValueError:  # looks like a date but is none (a name such as "2024-02-30T10:00")
+            moment = None
         if moment is not None and timezone.is_aware(moment):
             return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
         return value

@@ -21,7 +21,14 @@ from django.views.decorators.http import require_POST, require_safe
 
 from . import policy, selectors, services
 from .forms import GAME_END_CHOICES
-from .forms_rounds import MAX_NEW_TABLES, EditPairingsForm, OverrideResultForm, ReasonForm
+from .forms_rounds import (
+    MAX_NEW_TABLES,
+    EditPairingsForm,
+    OverrideResultForm,
+    ReasonForm,
+    decode_tables,
+    encode_tables,
+)
 from .models import (
     EventState,
     RegistrationStatus,
@@ -230,6 +237,12 @@ def _tables_text(tables) -> str:
     return ", ".join(str(table) for table in tables)
 
 
+PAIRINGS_CHANGED_MEANWHILE = gettext_lazy(
+    "Someone changed these pairings after you opened this page: nothing was saved. "
+    "Here are the current tables; make your change again."
+)
+
+
 def _pairing_error_text(error: TournamentError, result: dict, names: dict[int, str]) -> str:
     """The refusal of an edit, naming the tables and players concerned (``result``: the
     round's tables as the edit would leave them)."""
@@ -315,6 +328,7 @@ def edit_pairings(request, pk: int, number: int):
     if request.method == "POST" and "add_table" in request.POST:
         new_tables = min(new_tables + 1, MAX_NEW_TABLES)
         initial = {**_form_initial(request.POST), "new_tables": new_tables}
+        initial.setdefault("loaded", encode_tables(current))
         form = EditPairingsForm(initial=initial, new_tables=new_tables, **options)
     elif request.method == "POST":
         form = EditPairingsForm(request.POST, new_tables=new_tables, **options)
@@ -334,10 +348,14 @@ def edit_pairings(request, pk: int, number: int):
                     tables=wanted,
                     reason=form.cleaned_data["reason"],
                     allow_rematch=form.cleaned_data["allow_rematch"],
+                    expected=decode_tables(form.cleaned_data["loaded"]),
                 )
             except NotAllowed:
                 raise
             except TournamentError as error:
+                if error.code == "stale_version":
+                    messages.error(request, PAIRINGS_CHANGED_MEANWHILE)
+                    return redirect("tournaments:edit_pairings", pk=event.pk, number=number)
                 form.add_error(None, _pairing_error_text(error, result, names))
             else:
                 if result == current:
@@ -349,7 +367,7 @@ def edit_pairings(request, pk: int, number: int):
                     )
                 return redirect("tournaments:pairings", pk=event.pk, number=number)
     else:
-        form = EditPairingsForm(new_tables=0, **options)
+        form = EditPairingsForm(new_tables=0, initial={"loaded": encode_tables(current)}, **options)
     return render(
         request,
         "tournaments/rounds/edit_pairings.html",

@@ -289,3 +289,28 @@ def test_remove_staff(staffed_event, organizer, judge):
 def test_event_timestamps_are_aware(organizer, crossover):
     event = new_event(organizer, crossover, decklist_deadline=timezone.now())
     assert timezone.is_aware(Event.objects.get(pk=event.pk).decklist_deadline)
+
+
+def test_update_event_refuses_a_save_over_a_newer_change(organizer, crossover):
+    event = new_event(organizer, crossover)
+    seen = event.updated_at
+    services.update_event(event, actor=organizer, capacity=20, expected_updated_at=seen)
+    event.refresh_from_db()
+    with pytest.raises(services.Conflict) as raised:
+        services.update_event(event, actor=organizer, name="Late", expected_updated_at=seen)
+    assert raised.value.code == "stale_version"
+    event.refresh_from_db()
+    assert (event.name, event.capacity) == ("Spring Open", 20)
+    assert AuditEntry.objects.filter(event=event, action="event.updated").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("capacity", 100_001), ("capacity", 10**20), ("round_minutes", 1441), ("swiss_rounds", 31)],
+)
+def test_update_event_refuses_absurd_numbers(organizer, crossover, field, value):
+    event = new_event(organizer, crossover)
+    with pytest.raises(services.InvalidInput) as raised:
+        services.update_event(event, actor=organizer, **{field: value})
+    assert raised.value.code == "invalid_setting"
+    assert raised.value.details["field"] == field

@@ -152,6 +152,7 @@ def test_edit_pairing_moves_the_bye(running, organizer):
         (lambda t: {1: (t[1][0], None), 5: (t[1][1], None)}, "two_byes"),
         (lambda t: {1: (t[1][0], 999_999)}, "player_not_active"),
         (lambda t: {0: (t[1][0], t[1][1])}, "invalid_pairing"),
+        (lambda t: {32_768: (t[1][0], t[1][1]), 1: None}, "invalid_pairing"),
     ],
 )
 def test_edit_pairing_refusals(running, organizer, change, code):
@@ -163,6 +164,24 @@ def test_edit_pairing_refusals(running, organizer, change, code):
     assert raised.value.code == code
     assert tables(round_) == before
     assert not AuditEntry.objects.filter(action="round.pairing_edited").exists()
+
+
+def test_edit_pairing_refuses_when_the_tables_changed_since_loaded(running, organizer):
+    event, _ = running
+    round_ = services.generate_round(event, actor=organizer)
+    seen = tables(round_)
+    (a1, a2), (b1, b2) = seen[1], seen[2]
+    swapped = {1: (a1, b1), 2: (a2, b2)}
+    services.edit_pairing(round_, actor=organizer, tables=swapped, reason="first", expected=seen)
+    now = tables(round_)
+    assert now == {**seen, **swapped}
+    with pytest.raises(services.Conflict) as raised:
+        services.edit_pairing(
+            round_, actor=organizer, tables={1: (a1, b2), 2: (a2, b1)}, reason="x", expected=seen
+        )
+    assert raised.value.code == "stale_version"
+    assert tables(round_) == now
+    assert AuditEntry.objects.filter(action="round.pairing_edited").count() == 1
 
 
 def test_edit_pairing_refuses_rematches_unless_allowed(running, organizer):

@@ -280,7 +280,9 @@ class MatchRecord:
     def parse(cls, text: str) -> MatchRecord:
         """Read ``"2-1"`` or ``"1-1-1"`` (wins-losses[-draws])."""
         parts = text.strip().split("-")
-        if len(parts) not in (2, 3) or not all(part.strip().isdigit() for part in parts):
+        if len(parts) not in (2, 3) or not all(
+            part.strip().isdecimal() and part.strip().isascii() for part in parts
+        ):
             raise InvalidMatchRecord("unreadable", f"expected wins-losses[-draws]: {text!r}")
         numbers = [int(part) for part in parts]
         return cls(*numbers)

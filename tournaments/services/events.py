@@ -86,6 +86,12 @@ EDITABLE_IN = {
 }
 
 
+# Upper bounds: far above any real event, and within the columns' ranges on every database.
+MAX_CAPACITY = 100_000
+MAX_ROUND_MINUTES = 24 * 60
+MAX_SWISS_ROUNDS = 30
+
+
 def _invalid(field: str, message: str) -> InvalidInput:
     return InvalidInput("invalid_setting", f"{field}: {message}", field=field)
 
@@ -110,17 +116,28 @@ def _clean_settings(values: dict) -> dict:
         value = cleaned.get(name)
         if value is not None and not (isinstance(value, dt.datetime) and timezone.is_aware(value)):
             raise _invalid(name, "expected a time zone-aware datetime or None")
-    for name, minimum in (("capacity", 2), ("round_minutes", 1)):
+    for name, minimum, maximum in (
+        ("capacity", 2, MAX_CAPACITY),
+        ("round_minutes", 1, MAX_ROUND_MINUTES),
+    ):
         if name in cleaned:
             value = cleaned[name]
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise _invalid(name, f"expected a whole number ≥ {minimum}")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not minimum <= value <= maximum
+            ):
+                raise _invalid(name, f"expected a whole number from {minimum} to {maximum}")
     if "swiss_rounds" in cleaned:
         value = cleaned["swiss_rounds"]
         if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or value < 1
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= MAX_SWISS_ROUNDS
         ):
-            raise _invalid("swiss_rounds", "expected a whole number ≥ 1 or None")
+            raise _invalid(
+                "swiss_rounds", f"expected a whole number from 1 to {MAX_SWISS_ROUNDS} or None"
+            )
     if "top_cut_size" in cleaned and cleaned["top_cut_size"] not in TOP_CUT_SIZES:
         raise _invalid("top_cut_size", f"expected one of {TOP_CUT_SIZES}")
     choices = {
@@ -174,7 +191,14 @@ def create_event(
     return event
 
 
-def update_event(event: Event, *, actor: Actor, reason: str = "", **changes) -> Event:
+def update_event(
+    event: Event,
+    *,
+    actor: Actor,
+    reason: str = "",
+    expected_updated_at: dt.datetime | None = None,
+    **changes,
+) -> Event:
     """Change settings of ``event`` (manager only). Each setting may change only in the
     states listed in :data:`EDITABLE_IN`. Raising the capacity while registration is open
     moves waitlisted players in, in waitlist order.
@@ -189,6 +213,12 @@ def update_event(event: Event, *, actor: Actor, reason: str = "", **changes) -> 
     values = _clean_settings(changes)
     with transaction.atomic():
         event = lock(Event, event.pk)
+        if expected_updated_at is not None and event.updated_at != expected_updated_at:
+            raise Conflict(
+                "stale_version",
+                "the event was changed after these settings were loaded",
+                updated_at=event.updated_at.isoformat(),
+            )
         for name in values:
             if event.state not in EDITABLE_IN[name]:
                 raise InvalidState(

@@ -226,6 +226,9 @@ def repair_round(round_: Round, *, actor: Actor, reason: str = "") -> Round:
     return round_
 
 
+MAX_TABLE = 32_767  # the table column's range on every database
+
+
 def _registration_id(value) -> int | None:
     if value is None:
         return None
@@ -243,6 +246,7 @@ def edit_pairing(
     tables: Mapping[int, tuple | None],
     reason: str,
     allow_rematch: bool = False,
+    expected: Mapping[int, tuple[int, int | None]] | None = None,
 ) -> Round:
     """Change tables of an unpublished Swiss round (manager), with a reason.
 
@@ -258,15 +262,18 @@ def edit_pairing(
     edit changes nothing. Raises NotAllowed, InvalidState (``round_not_draft``,
     ``top_cut_fixed``) or InvalidInput (``reason_required``, ``invalid_pairing``,
     ``player_not_active``, ``double_booked``, ``player_unpaired``, ``two_byes``,
-    ``rematch``).
+    ``rematch``) or Conflict (``stale_version``: ``expected``, the tables as the caller
+    saw them, no longer match the round's).
     """
     access = policy.access_for(actor, round_.event)
     policy.require(policy.can_run_rounds(access), "not_manager")
     reason = require_reason(reason)
     wanted: dict[int, tuple[int, int | None] | None] = {}
     for table, players in tables.items():
-        if isinstance(table, bool) or not isinstance(table, int) or table < 1:
-            raise InvalidInput("invalid_pairing", f"table numbers start at 1: {table!r}")
+        if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= MAX_TABLE:
+            raise InvalidInput(
+                "invalid_pairing", f"table numbers go from 1 to {MAX_TABLE}: {table!r}"
+            )
         if players is None:
             wanted[table] = None
             continue
@@ -281,6 +288,8 @@ def edit_pairing(
             m.table: m for m in Match.objects.select_for_update(no_key=True).filter(round=round_)
         }
         result = {table: (m.player1_id, m.player2_id) for table, m in current.items()}
+        if expected is not None and {t: tuple(p) for t, p in expected.items()} != result:
+            raise Conflict("stale_version", "the pairings changed after they were loaded")
         for table, players in wanted.items():
             if players is None:
                 result.pop(table, None)

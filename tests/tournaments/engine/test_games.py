@@ -286,7 +286,7 @@ def test_match_record_invalid_counts(counts, code):
     assert caught.value.code == code
 
 
-@pytest.mark.parametrize("text", ["2", "2-0-0-0", "two-zero", "", "2--1"])
+@pytest.mark.parametrize("text", ["2", "2-0-0-0", "two-zero", "", "2--1", "²-0", "２-0"])
 def test_match_record_parse_rejects_unreadable_text(text):
     with pytest.raises(InvalidMatchRecord) as caught:
         MatchRecord.parse(text)

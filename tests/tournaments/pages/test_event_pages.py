@@ -714,3 +714,77 @@ def test_create_event_with_an_empty_post_names_the_required_fields(client_for, o
     assert set(errors) >= {"name", "format", "date", "capacity", "round_minutes"}
     assert errors["name"] == ["This field is required."]
     assert not Event.objects.exists()
+
+
+# --- saves over someone else's change, locked boxes, odd values ------------------------
+
+
+def test_saving_settings_over_another_managers_change_is_refused(
+    client_for, staffed_event, organizer, co_organizer
+):
+    event = staffed_event
+    data = settings_data(event, name="Renamed", loaded=event.updated_at.isoformat())
+    services.update_event(event, actor=co_organizer, capacity=64)  # meanwhile
+    client = client_for(organizer)
+    response = client.post(urls(event)["edit"], data)
+    assert response.status_code == 302
+    assert response["Location"] == urls(event)["edit"]
+    event.refresh_from_db()
+    assert (event.name, event.capacity) == ("Spring Open", 64)
+    assert AuditEntry.objects.filter(event=event, action="event.updated").count() == 1
+    page = text_of(client.get(urls(event)["edit"]))
+    assert "Someone changed this event after you opened its settings: nothing was saved." in page
+
+
+def test_settings_page_carries_the_loaded_version(client_for, staffed_event, organizer):
+    page = text_of(client_for(organizer).get(urls(staffed_event)["edit"]))
+    assert f'name="loaded" value="{staffed_event.updated_at.isoformat()}"' in page
+
+
+def test_a_locked_ticked_box_does_not_block_other_changes(
+    client_for, organizer, crossover, make_players
+):
+    """allow_reentry is locked once the event is finished; the browser does not send the
+    disabled box, which must not read as "unticked, so changed"."""
+    event = open_event(organizer, crossover, allow_reentry=True, swiss_rounds=1)
+    register_all(event, make_players(2))
+    services.start_event(event, actor=organizer)
+    play_round(event, organizer)
+    services.finish_event(event, actor=organizer)
+    event.refresh_from_db()
+    data = settings_data(event, name="Spring Open 2026")
+    assert "allow_reentry" not in data
+    response = client_for(organizer).post(urls(event)["edit"], data)
+    assert response.status_code == 302, text_of(response)
+    event.refresh_from_db()
+    assert (event.name, event.allow_reentry) == ("Spring Open 2026", True)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("capacity", "99999999999999999999"), ("round_minutes", "100000"), ("swiss_rounds", "31")],
+)
+def test_absurd_numbers_are_refused_on_their_field(client_for, organizer, crossover, field, value):
+    response = client_for(organizer).post(
+        reverse("tournaments:event_create"), create_data(crossover, **{field: value})
+    )
+    assert response.status_code == 400
+    assert not Event.objects.exists()
+
+
+def test_audit_log_survives_a_name_that_looks_like_an_impossible_date(
+    client_for, staffed_event, organizer
+):
+    services.update_event(staffed_event, actor=organizer, name="2024-02-30T10:00")
+    response = client_for(organizer).get(urls(staffed_event)["audit"])
+    assert response.status_code == 200
+    assert "2024-02-30T10:00" in text_of(response)
+
+
+def test_inactive_users_cannot_be_added_to_the_staff(client_for, staffed_event, organizer):
+    UserFactory(username="gone", is_active=False)
+    response = client_for(organizer).post(
+        urls(staffed_event)["team"], {"username": "gone", "role": "judge"}
+    )
+    assert response.status_code == 400
+    assert "No user with this username." in text_of(response)

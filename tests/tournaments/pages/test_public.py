@@ -217,3 +217,13 @@ def test_decklists_hidden_until_public(client_for, event_after_round_3, organize
     shown = text_of(client_for(outsider).get(url))
     assert shown.count('<pre class="decklist">') == 8
     assert "<h2>player001</h2>" in shown
+
+
+@pytest.mark.parametrize("value", ["²", "x", "-1", "１"])
+def test_standings_ignore_a_player_parameter_that_is_no_number(
+    client_for, event_after_round_3, value
+):
+    url = reverse("tournaments:standings", args=[event_after_round_3.event.pk])
+    response = client_for().get(url, {"player": value})
+    assert response.status_code == 200
+    assert "<dt>Rounds played</dt>" not in text_of(response)

@@ -916,3 +916,38 @@ def test_pairings_page_links_each_match_for_staff(client_for, running_round, jud
     assert edit_url(event) not in body
     for match in running_round.round.matches.all():
         assert f'<a href="{match_url(event, match)}">Enter result' in body
+
+
+def test_edit_pairings_over_a_change_made_meanwhile_is_refused(client_for, draft_round, organizer):
+    """The page carries the tables it showed; if another manager changed the round in
+    the meantime, saving is refused and nothing changes."""
+    from tournaments.forms_rounds import encode_tables
+
+    event, round_ = draft_round.event, draft_round.round
+    client = client_for(organizer)
+    loaded = tables_of(round_)
+    page = client.get(edit_url(event)).content.decode()
+    assert f'name="loaded" value="{encode_tables(loaded)}"' in page
+    (a1, a2), (b1, b2) = loaded[1], loaded[2]
+    services.edit_pairing(  # another manager, meanwhile
+        round_, actor=organizer, tables={1: (a1, b1), 2: (a2, b2)}, reason="Meanwhile"
+    )
+    changed = tables_of(round_)
+    data = {**edit_data(loaded), "loaded": encode_tables(loaded)}
+    response = client.post(edit_url(event), data)
+    assert response.status_code == 302
+    assert response["Location"] == edit_url(event)
+    assert tables_of(round_) == changed
+    assert AuditEntry.objects.filter(action="round.pairing_edited").count() == 1
+    page = client.get(edit_url(event)).content.decode()
+    assert "Someone changed these pairings after you opened this page" in page
+
+
+def test_tables_round_trip_through_the_hidden_field():
+    from tournaments.forms_rounds import decode_tables, encode_tables
+
+    tables = {1: (12, 14), 2: (15, None), 10: (3, 4)}
+    assert encode_tables(tables) == "1:12-14,2:15-,10:3-4"
+    assert decode_tables(encode_tables(tables)) == tables
+    for garbled in ("", "x", "1:12", "1:a-b", None):
+        assert decode_tables(garbled) is None
