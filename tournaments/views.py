@@ -24,6 +24,7 @@ from cardpool.models import CardType, Element
 from . import policy, selectors, services
 from .forms import DisputeForm, RegisterForm, ReportResultForm, VersionForm
 from .models import EventState, MatchStatus, RegistrationStatus, RoundStage, RoundStatus
+from .result_texts import engine_error_text
 from .services.errors import NotAllowed, TournamentError
 
 # Texts for the service error codes a user meets on these pages; other codes fall back to
@@ -80,6 +81,10 @@ ERROR_TEXTS = {
 
 
 def error_text(error: TournamentError) -> str:
+    if error.code == "invalid_result":
+        text = engine_error_text(error)
+        if text is not None:
+            return text
     return str(ERROR_TEXTS.get(error.code, error.message))
 
 

@@ -312,3 +312,17 @@ def test_closed_top_cut_results_cannot_change(organizer, crossover, make_players
             match, actor=organizer, expected_version=match.version, record="0-2", reason="x"
         )
     assert raised.value.code == "round_closed"
+
+
+def test_every_engine_refusal_has_a_page_text():
+    """Each code the engine raises for games or records has a translatable page text."""
+    import re
+    from pathlib import Path
+
+    from tournaments.engine import games
+    from tournaments.result_texts import ENGINE_TEXTS
+
+    source = Path(games.__file__).read_text(encoding="utf-8")
+    codes = set(re.findall(r'Invalid(?:GameReport|MatchRecord)\(\s*"([a-z_]+)"', source))
+    codes |= {f"{what}_missing" for what in ("hp", "deck")}  # built by _require
+    assert codes - set(ENGINE_TEXTS) == set()

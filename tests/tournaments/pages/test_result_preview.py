@@ -51,9 +51,21 @@ def test_preview_names_the_engine_error(client_for, running):  # noqa: F811
     event, match, player1, _, _ = running
     data = {"game1_end": "hp_zero", "game1_hp1": "4", "game1_hp2": "4"}
     body = preview(client_for(player1), event, match, data).content.decode()
-    assert "These games do not make a result yet:" in body
-    assert "game 1" in body
+    assert (
+        "These games do not make a result yet: Game 1: The ending says a player&#x27;s HP "
+        "reached 0, but neither HP is 0."
+    ) in body
     assert "Match record" not in body
+
+
+def test_preview_error_in_japanese(client_for, running):  # noqa: F811
+    event, match, player1, _, _ = running
+    client = client_for(player1)
+    client.cookies["django_language"] = "ja"
+    data = {"game1_end": "hp_zero", "game1_hp1": "4", "game1_hp2": "4"}
+    body = preview(client, event, match, data).content.decode()
+    assert "第1ゲーム" in body
+    assert "ending" not in body
 
 
 def test_preview_with_no_game_is_empty(client_for, running):  # noqa: F811
