@@ -60,6 +60,7 @@ from .models import (
     Round,
 )
 from .policy import EventAccess
+from .services.standings import TIEBREAK_LABELS
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +112,6 @@ def percent(value) -> Decimal | None:
 def standings_table(user, event: Event, access: EventAccess | None = None) -> Table:
     """Rank, player, points, record W-L-D, each tiebreak (percent) and the dropped flag.
     Two queries (the standings selector's)."""
-    from .views import TIEBREAK_LABELS  # the standings page's labels, one source
 
     standings = selectors.standings(user, event, access)
     if standings is None:

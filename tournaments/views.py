@@ -26,6 +26,7 @@ from .forms import DisputeForm, RegisterForm, ReportResultForm, VersionForm
 from .models import EventState, MatchStatus, RegistrationStatus, RoundStage, RoundStatus
 from .result_texts import engine_error_text
 from .services.errors import NotAllowed, TournamentError
+from .services.standings import TIEBREAK_LABELS
 
 # Texts for the service error codes a user meets on these pages; other codes fall back to
 # the service's English message.
@@ -163,15 +164,6 @@ def pairings(request, pk: int, number: int):
     return render(request, "tournaments/pairings.html", context)
 
 
-TIEBREAK_LABELS = {
-    "opponents_match_win_pct": gettext_lazy("OMW%"),
-    "game_win_pct": gettext_lazy("GW%"),
-    "opponents_game_win_pct": gettext_lazy("OGW%"),
-    "opponents_win_pct": gettext_lazy("OWP"),
-    "opponents_opponents_win_pct": gettext_lazy("OOWP"),
-}
-
-
 def percent(value) -> str:
     """A win percentage as shown on the pages (the engine keeps exact fractions)."""
     return "—" if value is None else f"{float(value) * 100:.2f}%"
@@ -205,9 +197,12 @@ def _working(table, names, registration_id: int) -> dict:
     }
 
 
-def _player_param(request) -> int | None:
-    value = request.GET.get("player", "")
-    return int(value) if value.isdecimal() and value.isascii() else None
+def positive_int_param(request, name: str) -> int | None:
+    """A query parameter that must be a whole number ≥ 1 (ASCII digits), else None."""
+    value = request.GET.get(name, "").strip()
+    if not (value.isdecimal() and value.isascii()) or int(value) < 1:
+        return None
+    return int(value)
 
 
 @require_safe
@@ -219,7 +214,7 @@ def standings(request, pk: int):
     event, access = _event_and_access(request, pk)
     table = selectors.standings(request.user, event, access)
     names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
-    shown = _player_param(request)
+    shown = positive_int_param(request, "player")
     rows = []
     for line in table.rows:
         row = {

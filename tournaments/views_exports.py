@@ -22,7 +22,7 @@ from django.views.decorators.http import require_safe
 from . import exports
 from .models import ExportFormat, ExportJob, ExportKind
 from .services.errors import NotAllowed
-from .views import _event_and_access
+from .views import _event_and_access, positive_int_param
 
 KINDS = "|".join(ExportKind.values)
 FORMATS = "|".join(ExportFormat.values)
@@ -36,19 +36,12 @@ def file_response(file: exports.ExportFile) -> HttpResponse:
     return response
 
 
-def round_param(request) -> int | None:
-    text = request.GET.get("round", "").strip()
-    if not text.isdecimal() or int(text) < 1:
-        return None
-    return int(text)
-
-
 @require_safe
 def export(request, pk: str, kind: str, fmt: str):
     event, access = _event_and_access(request, int(pk))
     round_number = None
     if kind == ExportKind.PAIRINGS:
-        round_number = round_param(request)
+        round_number = positive_int_param(request, "round")
         if round_number is None:
             context = {
                 "event": event,

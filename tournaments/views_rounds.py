@@ -37,6 +37,7 @@ from .models import (
     RoundStatus,
 )
 from .services.errors import Conflict, NotAllowed, TournamentError
+from .services.rounds import apply_table_changes
 from .views import _event_and_access, _require_staff, attempt, error_text
 
 ROUND_ACTIONS = {
@@ -335,12 +336,7 @@ def edit_pairings(request, pk: int, number: int):
         status = 400
         if form.is_valid():
             wanted = form.cleaned_data["tables"]
-            result = dict(current)
-            for table, pair in wanted.items():
-                if pair is None:
-                    result.pop(table, None)
-                else:
-                    result[table] = pair
+            result = apply_table_changes(current, wanted)
             try:
                 services.edit_pairing(
                     round_,

@@ -122,15 +122,21 @@ def penalty_games(match: Match) -> list[dict]:
     return [game for game in match.games if "penalty" in game]
 
 
+def _timeout_policy(event: Event, round_: Round) -> TimeoutPolicy:
+    """The event's time-out policy for this round's stage (Swiss or top cut)."""
+    if round_.stage == RoundStage.TOP_CUT:
+        return TimeoutPolicy(event.top_cut_timeout_policy)
+    return TimeoutPolicy(event.swiss_timeout_policy)
+
+
 def adjudicate(event: Event, round_: Round, games: Sequence[GameReport]) -> MatchRecord:
     """The match record of ``games`` under the round's rules: Swiss rounds use the event's
     Swiss time-out policy and may end drawn; top-cut rounds use the top-cut policy and
     need a winner. Raises InvalidResult with the engine's code."""
     top_cut = round_.stage == RoundStage.TOP_CUT
-    policy_value = event.top_cut_timeout_policy if top_cut else event.swiss_timeout_policy
     try:
         return adjudicate_match(
-            games, timeout_policy=TimeoutPolicy(policy_value), winner_required=top_cut
+            games, timeout_policy=_timeout_policy(event, round_), winner_required=top_cut
         )
     except EngineError as exc:
         raise InvalidResult(exc) from exc
@@ -145,8 +151,7 @@ def preview_result(
     InvalidInput (``games_malformed``) or InvalidResult."""
     reports = parse_games(games)
     record = adjudicate(event, round_, reports)
-    top_cut = round_.stage == RoundStage.TOP_CUT
-    timeout = TimeoutPolicy(event.top_cut_timeout_policy if top_cut else event.swiss_timeout_policy)
+    timeout = _timeout_policy(event, round_)
     return [adjudicate_game(report, timeout_policy=timeout) for report in reports], record
 
 

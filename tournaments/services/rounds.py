@@ -226,6 +226,21 @@ def repair_round(round_: Round, *, actor: Actor, reason: str = "") -> Round:
     return round_
 
 
+def apply_table_changes(
+    current: Mapping[int, tuple[int, int | None]],
+    changes: Mapping[int, tuple[int, int | None] | None],
+) -> dict[int, tuple[int, int | None]]:
+    """The round's tables after ``changes`` (a table → its players, or None to remove
+    it), as :func:`edit_pairing` applies them. Pure."""
+    result = dict(current)
+    for table, players in changes.items():
+        if players is None:
+            result.pop(table, None)
+        else:
+            result[table] = players
+    return result
+
+
 MAX_TABLE = 32_767  # the table column's range on every database
 
 
@@ -290,11 +305,7 @@ def edit_pairing(
         result = {table: (m.player1_id, m.player2_id) for table, m in current.items()}
         if expected is not None and {t: tuple(p) for t, p in expected.items()} != result:
             raise Conflict("stale_version", "the pairings changed after they were loaded")
-        for table, players in wanted.items():
-            if players is None:
-                result.pop(table, None)
-            else:
-                result[table] = players
+        result = apply_table_changes(result, wanted)
         changed = sorted(
             table
             for table in set(current) | set(wanted)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy
+
 from ..engine.games import MatchRecord
 from ..engine.standings import MISSED_ROUND_LOSS, ReportedMatch, StandingExplanation, Standings
 from ..engine.standings import compute_standings as engine_standings
@@ -24,6 +26,15 @@ from ..models import (
     RoundStage,
     RoundStatus,
 )
+
+# The tiebreakers as the pages and exports name them.
+TIEBREAK_LABELS = {
+    "opponents_match_win_pct": gettext_lazy("OMW%"),
+    "game_win_pct": gettext_lazy("GW%"),
+    "opponents_game_win_pct": gettext_lazy("OGW%"),
+    "opponents_win_pct": gettext_lazy("OWP"),
+    "opponents_opponents_win_pct": gettext_lazy("OOWP"),
+}
 
 
 @dataclass(frozen=True, slots=True)
