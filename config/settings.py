@@ -88,6 +88,28 @@ TIME_ZONE = env_str("TIME_ZONE", default="Asia/Tokyo")
 USE_I18N = True
 USE_TZ = True
 
+# Cache: Redis when CACHE_URL (or REDIS_URL) is set, shared by every web worker; otherwise
+# this process's memory (the laptop default). Rendered standings and pairings live here.
+CACHE_URL = env_str("CACHE_URL") or env_str("REDIS_URL")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "crossover",
+            "TIMEOUT": 3600,
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "crossover",
+            "TIMEOUT": 3600,
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"

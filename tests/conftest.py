@@ -1,6 +1,16 @@
 import pytest
+from django.core.cache import caches
 
 from tests.factories import CardSetFactory, GameFactory
+
+
+@pytest.fixture(autouse=True)
+def _empty_caches():
+    """Every test starts with empty caches: ids restart after a rolled-back test, so a
+    page cached by one test could otherwise answer for another's event of the same id."""
+    for cache in caches.all():
+        cache.clear()
+    yield
 
 
 @pytest.fixture
