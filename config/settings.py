@@ -42,6 +42,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (hashed names, precompressed .gz/.br) are answered here, before sessions
+    # and the rest; see STORAGES below.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # gzip for pages and API answers. Above every middleware that edits the body (none
+    # below does) so it compresses the final response; below WhiteNoise, whose files come
+    # precompressed. Django's GZipMiddleware (a subclass in config/middleware.py).
+    "config.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -72,6 +79,13 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env_database("DATABASE_URL", str(BASE_DIR / "db.sqlite3"))}
+# Persistent connections: a new PostgreSQL connection per request costs a few ms (more
+# with TLS); each worker thread keeps its own for DB_CONN_MAX_AGE seconds (0 = close after
+# every request), checked before reuse. SQLite opens a local file, so it keeps the old
+# per-request connection unless asked.
+_IS_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", default=60 if _IS_POSTGRES else 0)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -109,10 +123,30 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 2000},
         }
     }
+# The default cache also counts DRF's throttles (AnonRateThrottle, UserRateThrottle use
+# `default`): with Redis every web worker counts against one limit; in local memory each
+# worker process counts on its own (N workers allow N times the rate).
+
+# Sessions: read from the shared cache, written through to the database (a Redis restart
+# logs nobody out). Without a shared cache, the database alone: a per-process cache would
+# serve a stale session to the other workers.
+SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if CACHE_URL else "db")
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` writes and WhiteNoise serves from (production).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+# Production: `collectstatic` writes content-hashed names (css/site.1a2b3c4d5e6f.css, cached
+# for a year by browsers) plus .gz and .br copies that WhiteNoise picks by Accept-Encoding.
+# With DEBUG, runserver serves the files from static/ as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 MEDIA_ROOT = BASE_DIR / "media"
 
 LOGIN_URL = "login"
@@ -172,10 +206,26 @@ CELERY_TIMEZONE = TIME_ZONE
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        # The process id tells the web workers apart in one log.
+        "plain": {"format": "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", default="INFO")},
-    # Django's own console handler would print every record a second time via the root.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "loggers": {
+        # Django's own console handler would print every record a second time via the root.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # A 500 ("Internal Server Error: /path" with the traceback) reaches stderr with or
+        # without DEBUG, whatever LOG_LEVEL says: Django mails it to ADMINS by default, and
+        # there are none.
+        "django.request": {"handlers": [], "level": "WARNING", "propagate": True},
+    },
 }
 
 if not DEBUG:
@@ -189,6 +239,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=False)
     if not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    # The load balancer probes the health endpoints over plain HTTP (config/health.py).
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     if env_bool("BEHIND_HTTPS_PROXY", default=False):
         # The proxy terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

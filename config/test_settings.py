@@ -11,12 +11,20 @@ os.environ.setdefault("SECRET_KEY", "insecure-key-for-tests-only")
 os.environ.setdefault("DEBUG", "false")
 
 from .settings import *  # noqa: F403
-from .settings import BASE_DIR, DATABASES
+from .settings import BASE_DIR, DATABASES, STORAGES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 # The test client speaks plain HTTP; production redirects it to HTTPS.
 SECURE_SSL_REDIRECT = False
+# No collectstatic before the tests: plain names ({% static %} needs no manifest) and
+# WhiteNoise finds each file in static/ and the apps when asked (the browser test's server).
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One file per test run (process id): two runs in one checkout at the same time would
     # otherwise delete and rewrite each other's database ("disk I/O error").

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from cardpool.api import CardViewSet
+from config.health import healthz, readyz
 from decks.api import DeckViewSet
 from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
@@ -32,4 +33,6 @@ urlpatterns = [
     path("api/v1/", include(router.urls)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
 ]
