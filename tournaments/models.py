@@ -19,6 +19,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.lookups import LessThanOrEqual
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -201,6 +203,39 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class EventRevision(models.Model):
+    """How many times the event changed: the version its cached pages are stored under.
+
+    ``number`` goes up with every audited change (``services.audit.record``, in the
+    change's own transaction); ``standings`` only with the changes that can alter the
+    Swiss standings (not a result reported in a round still open, for one). A row of its
+    own rather than a column of ``Event``: every confirmed result bumps it, and the event
+    row is what closing a round locks first (a column there would make each confirmation
+    wait for, or deadlock with, a round being closed). The bump is the last write of a
+    change, so the row is held only while the change commits.
+    """
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="revision"
+    )
+    number = models.PositiveBigIntegerField(default=0)
+    standings = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("event revision")
+        verbose_name_plural = _("event revisions")
+
+    def __str__(self) -> str:
+        return f"{self.event_id} r{self.number}/s{self.standings}"
+
+
+@receiver(post_save, sender=Event)
+def _create_revision(sender, instance: Event, created: bool, raw: bool = False, **kwargs):
+    """Every event has its revision row from the start (loaddata brings its own)."""
+    if created and not raw:
+        EventRevision.objects.get_or_create(event=instance)
 
 
 class EventStaff(models.Model):

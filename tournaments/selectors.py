@@ -8,9 +8,19 @@ players: the query-count tests hold these to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.db.models import Case, Count, IntegerField, Prefetch, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.shortcuts import get_object_or_404
 
 from . import policy
 from .models import (
@@ -42,6 +52,29 @@ def event_list(user) -> QuerySet[Event]:
             )
         )
     )
+
+
+def viewed_event(user, pk: int) -> tuple[Event, EventAccess]:
+    """The event with its revision and the user's access to it, in one query (the pages
+    that every phone in the hall polls start here). 404 when the user may not see it."""
+    events = policy.events_visible_to(user).select_related("revision", "format", "organizer")
+    if user is not None and user.is_authenticated:
+        events = events.annotate(
+            viewer_staff_role=Subquery(
+                EventStaff.objects.filter(event=OuterRef("pk"), user=user).values("role")[:1]
+            ),
+            viewer_registration_id=Subquery(
+                Registration.objects.filter(event=OuterRef("pk"), player=user).values("id")[:1]
+            ),
+        )
+    event = get_object_or_404(events, pk=pk)
+    access = policy.access_of(
+        user,
+        event,
+        staff_role=getattr(event, "viewer_staff_role", None),
+        registration_id=getattr(event, "viewer_registration_id", None),
+    )
+    return event, access
 
 
 def registration_list(
@@ -100,15 +133,10 @@ def pairings(user, round_: Round, access: EventAccess | None = None) -> QuerySet
     )
 
 
-@dataclass(frozen=True, slots=True)
-class PairingLine:
-    """One player's line of the alphabetical pairings list (for printing)."""
-
-    name: str
-    table: int
-    seat: int
-    opponent: str | None  # None for a bye
-    match: Match
+def name_of(username: str, first_name: str, last_name: str) -> str:
+    """A player's name as the pages show it, from the user's columns (what
+    ``get_full_name() or get_username()`` gives, for rows read as values)."""
+    return f"{first_name} {last_name}".strip() or username
 
 
 def display_name(registration: Registration | None) -> str | None:
@@ -116,18 +144,6 @@ def display_name(registration: Registration | None) -> str | None:
         return None
     user = registration.player
     return user.get_full_name() or user.get_username()
-
-
-def pairings_by_name(user, round_: Round, access: EventAccess | None = None) -> list[PairingLine]:
-    """Every player of the round, alphabetically, with table and opponent (one query)."""
-    lines = []
-    for match in pairings(user, round_, access):
-        first, second = display_name(match.player1), display_name(match.player2)
-        lines.append(PairingLine(first, match.table, 1, second, match))
-        if second is not None:
-            lines.append(PairingLine(second, match.table, 2, first, match))
-    lines.sort(key=lambda line: (line.name.casefold(), line.table, line.seat))
-    return lines
 
 
 def standings(user, event: Event, access: EventAccess | None = None) -> EventStandings | None:
@@ -153,8 +169,9 @@ def bracket(user, event: Event, access: EventAccess | None = None) -> list[Round
     )
 
 
-def current_match(registration: Registration) -> Match | None:
-    """The player's match in the latest published round (for "my match" pages)."""
+def current_match(registration: Registration | int) -> Match | None:
+    """The player's match in the latest published round (for "my match" pages); the
+    registration or its id."""
     return (
         Match.objects.filter(participants__registration=registration)
         .exclude(round__status=RoundStatus.DRAFT)

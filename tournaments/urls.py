@@ -1,16 +1,16 @@
 from django.urls import path
 
-from . import views, views_event, views_exports, views_players, views_rounds
+from . import views, views_event, views_exports, views_players, views_public, views_rounds
 
 app_name = "tournaments"
 urlpatterns = [
     path("", views.event_list, name="event_list"),
-    path("<int:pk>/", views.event_detail, name="event_detail"),
-    path("<int:pk>/rounds/<int:number>/pairings/", views.pairings, name="pairings"),
-    path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/", views_public.event_detail, name="event_detail"),
+    path("<int:pk>/rounds/<int:number>/pairings/", views_public.pairings, name="pairings"),
+    path("<int:pk>/standings/", views_public.standings, name="standings"),
     path(
         "<int:pk>/standings/<int:registration_id>/working/",
-        views.standings_working,
+        views_public.standings_working,
         name="standings_working",
     ),
     path("<int:pk>/bracket/", views.bracket, name="bracket"),

@@ -13,7 +13,6 @@ import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,9 +20,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from cardpool.models import CardType, Element
 
-from . import policy, selectors, services
+from . import pagecache, policy, selectors, services, snapshots
 from .forms import DisputeForm, RegisterForm, ReportResultForm, VersionForm
-from .models import EventState, MatchStatus, RegistrationStatus, RoundStage, RoundStatus
+from .models import EventState, MatchStatus, RegistrationStatus, RoundStatus
 from .result_texts import engine_error_text
 from .services.errors import NotAllowed, TournamentError
 from .services.standings import TIEBREAK_LABELS
@@ -127,43 +126,6 @@ def event_list(request):
     )
 
 
-@require_safe
-def event_detail(request, pk: int):
-    event, access = _event_and_access(request, pk)
-    rounds = list(selectors.round_list(request.user, event, access))
-    return render(
-        request,
-        "tournaments/event_detail.html",
-        {
-            "event": event,
-            "access": access,
-            "rounds": rounds,
-            "swiss_rounds": [r for r in rounds if r.stage == RoundStage.SWISS],
-            "has_top_cut": any(r.stage == RoundStage.TOP_CUT for r in rounds),
-            "decklists_public": policy.decklists_public(event),
-            "can_register": event.state == EventState.REGISTRATION_OPEN
-            and access.registration_id is None
-            and not access.is_staff,
-        },
-    )
-
-
-@require_safe
-def pairings(request, pk: int, number: int):
-    """A published round's pairings by table, or (``?by=name``) alphabetically by player
-    name, for printing and the wall."""
-    event, access = _event_and_access(request, pk)
-    round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
-    round_.event = event
-    by_name = request.GET.get("by") == "name"
-    context = {"event": event, "round": round_, "by_name": by_name, "access": access}
-    if by_name:
-        context["lines"] = selectors.pairings_by_name(request.user, round_, access)
-    else:
-        context["matches"] = selectors.pairings(request.user, round_, access)
-    return render(request, "tournaments/pairings.html", context)
-
-
 def percent(value) -> str:
     """A win percentage as shown on the pages (the engine keeps exact fractions)."""
     return "—" if value is None else f"{float(value) * 100:.2f}%"
@@ -203,53 +165,6 @@ def positive_int_param(request, name: str) -> int | None:
     if not (value.isdecimal() and value.isascii()) or int(value) < 1:
         return None
     return int(value)
-
-
-@require_safe
-def standings(request, pk: int):
-    """Swiss standings. Each row's tiebreak working opens on demand: htmx fetches it from
-    :func:`standings_working` when the row's details open; without script the row's link
-    (``?player=<id>``) renders the page with that working filled in. A 4,096-player page
-    stays small (no 4 MB of working nobody opens). No queries beyond the selector's."""
-    event, access = _event_and_access(request, pk)
-    table = selectors.standings(request.user, event, access)
-    names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
-    shown = positive_int_param(request, "player")
-    rows = []
-    for line in table.rows:
-        row = {
-            "line": line,
-            "name": names[line.registration.pk],
-            "tiebreakers": [percent(line.tiebreakers[name]) for name in table.tiebreak_names],
-        }
-        if line.registration.pk == shown:
-            row["detail"] = _working(table, names, shown)
-        rows.append(row)
-    return render(
-        request,
-        "tournaments/standings.html",
-        {
-            "event": event,
-            "standings": table,
-            "headers": [TIEBREAK_LABELS.get(name, name) for name in table.tiebreak_names],
-            "rows": rows,
-        },
-    )
-
-
-@require_safe
-def standings_working(request, pk: int, registration_id: int):
-    """One player's tiebreak working (the fragment the standings page loads on demand)."""
-    event, access = _event_and_access(request, pk)
-    table = selectors.standings(request.user, event, access)
-    if not any(line.registration.pk == registration_id for line in table.rows):
-        raise Http404
-    names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
-    return render(
-        request,
-        "tournaments/_standings_working.html",
-        {"detail": _working(table, names, registration_id)},
-    )
 
 
 @require_safe
@@ -448,10 +363,22 @@ def _player_match_context(request, event, access, match, **extra):
 @require_safe
 def my_match(request, pk: int):
     """The player's match in the latest published round: opponent, table, result, and
-    the forms to report, confirm or dispute."""
-    event, access = _event_and_access(request, pk)
-    registration = _my_registration(request, event, access)
-    match = selectors.current_match(registration) if registration else None
+    the forms to report, confirm or dispute. Two queries (the event with the viewer's
+    access and revision, then the match); a phone polling it gets a 304 until the event
+    changes."""
+    event, access = selectors.viewed_event(request.user, pk)
+    tag = pagecache.etag(
+        request,
+        "my-match",
+        event.pk,
+        snapshots.revision_of(event).number,
+        *pagecache.viewer_parts(request),
+    )
+    if (answer := pagecache.not_modified(request, tag)) is not None:
+        return answer
+    match = None
+    if access.registration_id is not None:
+        match = selectors.current_match(access.registration_id)
     context = _player_match_context(request, event, access, match)
     if match is not None:
         names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
@@ -466,7 +393,7 @@ def my_match(request, pk: int):
             confirm_form=VersionForm(initial={"expected_version": match.version}),
             dispute_form=DisputeForm(initial={"expected_version": match.version}),
         )
-    return render(request, "tournaments/my_match.html", context)
+    return pagecache.finish(render(request, "tournaments/my_match.html", context), tag)
 
 
 def _visible_match(request, event, access, match_id: int):

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.decks.conftest import LEGAL_DECK
-from tournaments import policy, selectors, services
+from tournaments import policy, selectors, services, snapshots
 from tournaments.models import Match, RegistrationStatus
 
 from .factories import UserFactory, open_event, play_round, register_all
@@ -160,7 +160,7 @@ def test_selector_query_counts_do_not_grow_with_players(small_and_large, organiz
             (m.player1.player.username, m.player2 and m.player2.player.username)
             for m in selectors.pairings(viewer, e.rounds.get(number=2))
         ],
-        "pairings_by_name": lambda e: selectors.pairings_by_name(viewer, e.rounds.get(number=2)),
+        "pairings_by_name": lambda e: snapshots.pairings(e, e.rounds.get(number=2)).by_name(),
         "rounds": lambda e: [
             (r.number, r.open_match_count) for r in selectors.round_list(viewer, e)
         ],
@@ -192,7 +192,7 @@ def test_standings_selector_for_a_draft_event_is_none(organizer, crossover):
 def test_pairings_by_name_lists_every_player_once(event_after_round_3):
     built = event_after_round_3
     round_3 = built.event.rounds.get(number=3)
-    lines = selectors.pairings_by_name(AnonymousUser(), round_3)
+    lines = snapshots.pairings(built.event, round_3).by_name()
     assert len(lines) == 7
     names = [line.name for line in lines]
     assert names == sorted(names, key=str.casefold)

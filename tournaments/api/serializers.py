@@ -192,10 +192,15 @@ class StandingLineSerializer(serializers.Serializer):
 
 
 class StandingsSerializer(serializers.Serializer):
+    """The answer's shape (the answer itself is built from the cached standings)."""
+
+    count = serializers.IntegerField(help_text="Rows in all pages.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, if any.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page, if any.")
     profile = serializers.CharField()
     tiebreak_names = serializers.ListField(child=serializers.CharField())
     rounds = serializers.IntegerField(help_text="Closed Swiss rounds counted.")
-    rows = StandingLineSerializer(many=True)
+    rows = StandingLineSerializer(many=True, help_text="This page's rows.")
 
 
 # --- command inputs ------------------------------------------------------------------

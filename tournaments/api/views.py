@@ -39,9 +39,10 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from .. import policy, selectors, services
+from .. import policy, selectors, services, snapshots
 from ..models import Event, Match, Registration, Round
 from ..services.errors import DeckIllegal, InvalidInput, TournamentError
+from . import pages
 from . import serializers as s
 
 # --- errors: the one place that maps exceptions to responses ---------------------------
@@ -304,14 +305,62 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="Swiss standings with the tiebreak figures",
-        description="Closed Swiss rounds only; disqualified players are left out.",
+        description="Closed Swiss rounds only; disqualified players are left out. 200 rows "
+        "a page (`page_size`: up to 1,000, or `all`); cached per event revision, with a "
+        "strong ETag (send `If-None-Match` to get a 304 while nothing changed).",
+        parameters=pages.PAGE_PARAMETERS,
         responses={200: s.StandingsSerializer, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        event = self.get_object()
-        standings = selectors.standings(request.user, event)
-        return Response(s.StandingsSerializer(standings).data)
+        if not str(pk).isdecimal():
+            raise Http404
+        event, _access = selectors.viewed_event(request.user, int(pk))
+        revision = snapshots.revision_of(event).standings
+        loaded = []
+
+        def snapshot() -> snapshots.StandingsSnapshot:
+            if not loaded:
+                loaded.append(snapshots.standings(event))
+            return loaded[0]
+
+        def rows(start, stop):
+            names = snapshot().tiebreak_names
+            return [
+                {
+                    "rank": row.rank,
+                    "registration": row.registration_id,
+                    "name": row.name,
+                    "match_points": row.match_points,
+                    "wins": row.wins,
+                    "losses": row.losses,
+                    "draws": row.draws,
+                    "byes": row.byes,
+                    "dropped": row.dropped,
+                    "missed_rounds": row.missed_rounds,
+                    "tiebreakers": dict(zip(names, row.tiebreakers, strict=True)),
+                }
+                for row in snapshot().rows[start:stop]
+            ]
+
+        def wrap(page):
+            return {
+                "count": page["count"],
+                "next": page["next"],
+                "previous": page["previous"],
+                "profile": snapshot().profile,
+                "tiebreak_names": list(snapshot().tiebreak_names),
+                "rounds": snapshot().rounds,
+                "rows": page["results"],
+            }
+
+        return pages.paginated(
+            request,
+            key_parts=("standings", event.pk, revision),
+            count=lambda: len(snapshot().rows),
+            rows=rows,
+            wrap=wrap,
+        )
 
 
 # --- everything under one event ------------------------------------------------------
@@ -327,11 +376,11 @@ class EventScopedMixin(TournamentErrorsMixin):
     def load_event(self) -> Event:
         if not hasattr(self, "_event"):
             user = self.request.user
-            self._event = get_object_or_404(
-                policy.events_visible_to(user).select_related("format"),
-                pk=self.kwargs["event_pk"],
-            )
-            self._access = policy.access_for(user, self._event)
+            raw_pk = str(self.kwargs["event_pk"])
+            if not raw_pk.isdecimal():
+                raise Http404
+            # The event, its revision and the caller's access in one query.
+            self._event, self._access = selectors.viewed_event(user, int(raw_pk))
         return self._event
 
     @property
@@ -472,15 +521,31 @@ class RoundViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="The round's pairings by table",
+        description="200 tables a page (`page_size`: up to 1,000, or `all`); cached per "
+        "event revision, with a strong ETag.",
+        parameters=pages.PAGE_PARAMETERS,
         responses={200: s.MatchSerializer(many=True), **READ_ERRORS},
     )
     @action(detail=True, methods=["get"])
     def pairings(self, request, event_pk=None, number=None):
-        matches = selectors.pairings(request.user, self.get_object(), self.access).select_related(
-            "round"
+        event = self.event
+        round_ = get_object_or_404(
+            policy.rounds_visible_to(request.user, event, self.access), number=number
         )
-        page = self.paginate_queryset(matches)
-        return self.get_paginated_response(s.MatchSerializer(page, many=True).data)
+        matches = Match.objects.filter(round=round_).order_by("table")
+
+        def rows(start, stop):
+            page = matches.select_related("player1__player", "player2__player")[start:stop]
+            for match in page:
+                match.round = round_
+            return s.MatchSerializer(page, many=True).data
+
+        return pages.paginated(
+            request,
+            key_parts=("pairings", event.pk, snapshots.revision_of(event).number, round_.number),
+            count=matches.count,
+            rows=rows,
+        )
 
     @extend_schema(
         summary="Publish the round (managers)",

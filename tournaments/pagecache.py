@@ -1,0 +1,127 @@
+"""The cache of an event's public pages and API answers, and their conditional GETs.
+
+What a page shows of an event is a function of the event's revision
+(:class:`~tournaments.models.EventRevision`: every audited change bumps it in the change's
+own transaction), the language and the page asked for. So the expensive part of a page
+(the standings or pairings rows, the event's facts) is built once per revision and
+language and then served from the cache: Redis when ``CACHE_URL``/``REDIS_URL`` is set
+(shared by every web worker), this process's memory otherwise.
+
+Readers take the revision *before* they read what they render: a page built from newer
+data than its key says is harmless (the next change moves the key on), while the opposite
+(an old page under a new key) cannot happen, because the revision becomes visible with the
+change's commit. Nothing user-specific goes into a shared entry: the viewer's own row,
+staff controls, messages and the page frame are rendered per request around it.
+
+The same parts make the response's ETag: a phone polling a page it already has gets a
+304 with no rendering at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.translation import get_language
+
+T = TypeVar("T")
+
+# How long an entry lives. Entries are keyed by revision, so this bounds memory, not
+# freshness (except for what no event change covers, such as a player renaming
+# themselves: that shows within this time).
+TIMEOUT = getattr(settings, "PAGE_CACHE_SECONDS", 600)
+# One request builds an entry while the others wait for it (a 5,000-player standings
+# takes about half a second to compute: fifty phones computing it at once would take
+# the web tier down for seconds). A builder that dies frees the slot after this time.
+BUILD_LOCK_SECONDS = 30
+BUILD_WAIT_SECONDS = 10.0
+_POLL_SECONDS = 0.02
+
+# The header of every cached page and answer: the browser may keep it but asks again
+# each time (with If-None-Match), so a poll costs a 304 until something changes. Private:
+# pages carry the viewer's frame, and a shared proxy must not keep a draft's answer.
+CACHE_CONTROL = "private, no-cache"
+
+
+def key(*parts) -> str:
+    return "page:" + ":".join(str(part) for part in parts)
+
+
+def get_or_build(cache_key: str, build: Callable[[], T], timeout: int | None = None) -> T:
+    """The cached value of ``cache_key``, built by ``build()`` on a miss; one request
+    builds while the others wait for its result (up to ``BUILD_WAIT_SECONDS``, after
+    which they build it themselves rather than fail)."""
+    value = cache.get(cache_key)
+    if value is not None:
+        return value
+    lock_key = f"{cache_key}:building"
+    if not cache.add(lock_key, 1, BUILD_LOCK_SECONDS):
+        deadline = time.monotonic() + BUILD_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(_POLL_SECONDS)
+            value = cache.get(cache_key)
+            if value is not None:
+                return value
+    try:
+        value = build()
+        cache.set(cache_key, value, TIMEOUT if timeout is None else timeout)
+    finally:
+        cache.delete(lock_key)
+    return value
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+def etag(request: HttpRequest, *parts) -> str:
+    """A strong ETag for the representation these parts describe. The language and
+    whether the answer is compressed are always parts of it: each is another
+    representation with its own tag (RFC 9110 8.8.3)."""
+    digest = hashlib.blake2b(
+        repr((get_language(), accepts_gzip(request), *parts)).encode(), digest_size=16
+    ).hexdigest()
+    return f'"{digest}"'
+
+
+def viewer_parts(request: HttpRequest) -> tuple:
+    """What a page's frame depends on besides the event: the user (and their staff flag)
+    and the session's CSRF secret (the frame's forms carry it; it changes at login)."""
+    user = request.user
+    return (user.pk, user.is_staff, request.META.get("CSRF_COOKIE", ""))
+
+
+def has_pending_messages(request: HttpRequest) -> bool:
+    """A flash message waits to be shown (cookie or session storage): the page must be
+    rendered, not answered with a 304."""
+    if request.COOKIES.get("messages"):
+        return True
+    session = getattr(request, "session", None)
+    return bool(session is not None and session.get("_messages"))
+
+
+def not_modified(request: HttpRequest, tag: str) -> HttpResponse | None:
+    """The 304 answer when the client already has ``tag``, else None."""
+    if has_pending_messages(request):
+        return None
+    response = get_conditional_response(request, etag=tag)
+    if response is not None:
+        finish(response, tag)
+    return response
+
+
+def finish(response: HttpResponse, tag: str) -> HttpResponse:
+    """Give a cached page or answer its validator and caching headers."""
+    response["ETag"] = tag
+    response["Cache-Control"] = CACHE_CONTROL
+    # The tag names the content coding (see ``etag``): the compression middleware keeps
+    # it strong instead of weakening it.
+    response.etag_names_encoding = True
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response

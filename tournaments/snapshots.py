@@ -1,0 +1,264 @@
+"""What the public pages show of an event, computed once per revision and cached.
+
+A snapshot is plain data (no model instances): the standings rows after the closed Swiss
+rounds, or one round's pairings, with the players' display names resolved. The pages and
+the API slice them into pages of about 200 rows, search them for a name or a table, and
+find the viewer's own row, all without touching the database again. Snapshots are keyed
+by the event's revision (``EventRevision.standings`` for standings, ``number`` for the
+rest), so a change is seen by the next request that starts after its commit.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
+
+from . import pagecache
+from .models import Event, EventRevision, Match, Round
+from .selectors import display_name, name_of
+from .services.standings import compute_standings
+
+# Rows per page of the standings and pairings (pages and API).
+PAGE_SIZE = 200
+
+
+def revision_of(event: Event) -> EventRevision:
+    """The event's revision as loaded with it (``select_related("revision")``)."""
+    try:
+        return event.revision
+    except EventRevision.DoesNotExist:  # an event saved without signals (raw loaddata)
+        return EventRevision(event=event)
+
+
+def fold(text: str) -> str:
+    """Search form of a name: full- and half-width alike, case and spaces ignored."""
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def paginate(rows, number: int | None, size: int = PAGE_SIZE) -> Page:
+    """Page ``number`` of ``rows`` (the last page when past the end, the first when
+    None)."""
+    paginator = Paginator(rows, size, allow_empty_first_page=True)
+    return paginator.get_page(number or 1)
+
+
+# --- standings ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    registration_id: int
+    name: str
+    match_points: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    dropped: bool
+    missed_rounds: int
+    tiebreakers: tuple[float, ...]
+
+    @property
+    def record(self) -> str:
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsSnapshot:
+    event_id: int
+    revision: int
+    profile: str
+    tiebreak_names: tuple[str, ...]
+    rounds: int
+    rows: tuple[StandingRow, ...]
+    search_names: tuple[str, ...]  # fold(name) per row
+
+    def position_of(self, registration_id: int) -> int | None:
+        for position, row in enumerate(self.rows):
+            if row.registration_id == registration_id:
+                return position
+        return None
+
+    def page_of(self, registration_id: int, size: int = PAGE_SIZE) -> int | None:
+        position = self.position_of(registration_id)
+        return None if position is None else position // size + 1
+
+    def search(self, query: str, limit: int = PAGE_SIZE) -> list[StandingRow]:
+        """Rows whose player name contains ``query`` (folded), best first."""
+        needle = fold(query)
+        if not needle:
+            return []
+        names = zip(self.rows, self.search_names, strict=True)
+        return [row for row, name in names if needle in name][:limit]
+
+
+def _build_standings(event: Event, revision: int) -> StandingsSnapshot:
+    table = compute_standings(event)
+    rows = tuple(
+        StandingRow(
+            rank=line.rank,
+            registration_id=line.registration.pk,
+            name=display_name(line.registration),
+            match_points=line.match_points,
+            wins=line.wins,
+            losses=line.losses,
+            draws=line.draws,
+            byes=line.byes,
+            dropped=line.dropped,
+            missed_rounds=line.missed_rounds,
+            tiebreakers=tuple(float(line.tiebreakers[name]) for name in table.tiebreak_names),
+        )
+        for line in table.rows
+    )
+    return StandingsSnapshot(
+        event_id=event.pk,
+        revision=revision,
+        profile=table.profile,
+        tiebreak_names=tuple(table.tiebreak_names),
+        rounds=table.rounds,
+        rows=rows,
+        search_names=tuple(fold(row.name) for row in rows),
+    )
+
+
+def standings(event: Event) -> StandingsSnapshot:
+    """The event's Swiss standings at its current standings revision (computed by the
+    first request after a change, the others waiting for it)."""
+    revision = revision_of(event).standings
+    return pagecache.get_or_build(
+        pagecache.key("standings", event.pk, revision),
+        lambda: _build_standings(event, revision),
+    )
+
+
+# --- pairings ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    match_id: int
+    table: int
+    player1_id: int
+    player1: str
+    player2_id: int | None  # None: a bye
+    player2: str | None
+    record: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairingLine:
+    """One player's line of the alphabetical list."""
+
+    name: str
+    table: int
+    seat: int
+    opponent: str | None
+    row: PairingRow
+
+
+@dataclass(frozen=True, slots=True)
+class PairingsSnapshot:
+    round_id: int
+    revision: int
+    rows: tuple[PairingRow, ...]  # by table
+
+    def by_name(self) -> list[PairingLine]:
+        lines = []
+        for row in self.rows:
+            lines.append(PairingLine(row.player1, row.table, 1, row.player2, row))
+            if row.player2 is not None:
+                lines.append(PairingLine(row.player2, row.table, 2, row.player1, row))
+        lines.sort(key=lambda line: (line.name.casefold(), line.table, line.seat))
+        return lines
+
+    def row_of(self, registration_id: int) -> PairingRow | None:
+        for row in self.rows:
+            if registration_id in (row.player1_id, row.player2_id):
+                return row
+        return None
+
+    def position_of_table(self, table: int) -> int | None:
+        for position, row in enumerate(self.rows):
+            if row.table == table:
+                return position
+        return None
+
+    def search(self, query: str, limit: int = PAGE_SIZE) -> list[PairingRow]:
+        """Tables whose number is ``query`` or whose players' names contain it."""
+        query = unicodedata.normalize("NFKC", query).strip()
+        if query.isdecimal() and query.isascii():
+            position = self.position_of_table(int(query))
+            return [] if position is None else [self.rows[position]]
+        needle = fold(query)
+        if not needle:
+            return []
+        found = [
+            row
+            for row in self.rows
+            if needle in fold(row.player1) or needle in fold(row.player2 or "")
+        ]
+        return found[:limit]
+
+
+def _build_pairings(round_: Round, revision: int) -> PairingsSnapshot:
+    # Plain values, not model instances: 2,500 tables would otherwise build 12,500
+    # objects (and decode every decklist) for a list that shows names and a record.
+    columns = (
+        "id",
+        "table",
+        "status",
+        "wins",
+        "losses",
+        "draws",
+        "player1_id",
+        "player1__player__username",
+        "player1__player__first_name",
+        "player1__player__last_name",
+        "player2_id",
+        "player2__player__username",
+        "player2__player__first_name",
+        "player2__player__last_name",
+    )
+    rows = []
+    for (
+        match_id,
+        table,
+        status,
+        wins,
+        losses,
+        draws,
+        player1_id,
+        username1,
+        first1,
+        last1,
+        player2_id,
+        username2,
+        first2,
+        last2,
+    ) in Match.objects.filter(round=round_).order_by("table").values_list(*columns):
+        rows.append(
+            PairingRow(
+                match_id=match_id,
+                table=table,
+                player1_id=player1_id,
+                player1=name_of(username1, first1, last1),
+                player2_id=player2_id,
+                player2=None if player2_id is None else name_of(username2, first2, last2),
+                record="" if wins is None else f"{wins}-{losses}-{draws}",
+                status=status,
+            )
+        )
+    return PairingsSnapshot(round_id=round_.pk, revision=revision, rows=tuple(rows))
+
+
+def pairings(event: Event, round_: Round) -> PairingsSnapshot:
+    """One round's pairings at the event's current revision."""
+    revision = revision_of(event).number
+    return pagecache.get_or_build(
+        pagecache.key("pairings", event.pk, revision, round_.number),
+        lambda: _build_pairings(round_, revision),
+    )

@@ -1,0 +1,426 @@
+"""The event's public pages that every phone in the hall polls: the event page, the
+standings and a round's pairings.
+
+Each page is a frame rendered per request (the site header, the viewer's own row, staff
+links, messages) around a block built once per event revision and language and served
+from the cache (:mod:`tournaments.pagecache`, :mod:`tournaments.snapshots`). A request
+costs one query (the event, its revision and the viewer's access) and a few cache reads;
+a phone that already has the page gets a 304. Long lists come in pages of about 200 rows
+with a search (a name, or a table number) and a link to the viewer's own row.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
+from django.views.decorators.http import require_safe
+
+from . import pagecache, policy, selectors, snapshots
+from .models import EventState, Registration, RegistrationStatus, RoundStatus
+from .services.standings import TIEBREAK_LABELS, compute_standings
+from .views import _working, percent, positive_int_param
+
+# Longest search text looked at (a name or a table number).
+QUERY_LENGTH = 100
+# What anyone may see: the shared blocks are built for this viewer.
+PUBLIC = policy.EventAccess(user_id=None)
+# Highest page number asked for that is looked up as such (beyond it: the last page).
+MAX_PAGE = 10_000
+
+
+def _query(request) -> str:
+    return request.GET.get("q", "").strip()[:QUERY_LENGTH]
+
+
+def _page_number(request) -> int:
+    return min(positive_int_param(request, "page") or 1, MAX_PAGE)
+
+
+def url_pattern(viewname: str, *args) -> tuple[str, str]:
+    """The URL of ``viewname`` for ``args`` and one more id, split around that id: rows
+    build their links as head + id + tail instead of reversing a URL per row."""
+    sentinel = 987654321
+    url = reverse(viewname, args=[*args, sentinel])
+    head, tail = url.split(str(sentinel))
+    return head, tail
+
+
+def _pager(number: int, count: int, size: int = snapshots.PAGE_SIZE) -> dict:
+    """What the page links need: this page, the number of pages, the rows shown."""
+    pages = max(1, -(-count // size))
+    number = min(number, pages)
+    return {
+        "number": number,
+        "pages": pages,
+        "count": count,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < pages else None,
+        "first_row": (number - 1) * size + 1 if count else 0,
+        "last_row": min(number * size, count),
+    }
+
+
+# --- event page ----------------------------------------------------------------------------
+
+
+def _event_facts(event, access: policy.EventAccess, decklists_public: bool) -> str:
+    """The event's facts and the rounds ``access`` may see."""
+    rounds = policy.rounds_visible_to(None, event, access).order_by("number")
+    registered = Registration.objects.filter(
+        event=event, status=RegistrationStatus.REGISTERED
+    ).count()
+    return render_to_string(
+        "tournaments/_event_facts.html",
+        {
+            "event": event,
+            "registered": registered,
+            "rounds": list(rounds),
+            "decklists_public": decklists_public,
+        },
+    )
+
+
+@require_safe
+def event_detail(request, pk: int):
+    event, access = selectors.viewed_event(request.user, pk)
+    revision = snapshots.revision_of(event).number
+    decklists_public = policy.decklists_public(event)
+    tag = pagecache.etag(
+        request, "event", event.pk, revision, decklists_public, *pagecache.viewer_parts(request)
+    )
+    if (answer := pagecache.not_modified(request, tag)) is not None:
+        return answer
+    # Staff see draft rounds too: their block is their own, not the shared one.
+    if access.is_staff:
+        facts = _event_facts(event, access, decklists_public)
+    else:
+        facts = pagecache.get_or_build(
+            pagecache.key("event", event.pk, revision, get_language(), decklists_public),
+            lambda: _event_facts(event, PUBLIC, decklists_public),
+        )
+    response = render(
+        request,
+        "tournaments/event_detail.html",
+        {
+            "event": event,
+            "access": access,
+            "facts": mark_safe(facts),  # rendered by our own template, escaped there
+            "can_register": event.state == EventState.REGISTRATION_OPEN
+            and access.registration_id is None
+            and not access.is_staff,
+        },
+    )
+    return pagecache.finish(response, tag)
+
+
+# --- standings -----------------------------------------------------------------------------
+
+
+def _standing_rows(snapshot: snapshots.StandingsSnapshot, rows) -> list[dict]:
+    """Rows as the table shows them: every figure already a string (no per-cell
+    localisation or translation in the template)."""
+    shown = []
+    for row in rows:
+        byes = ""
+        if row.byes:
+            byes = ngettext("(%(count)s bye)", "(%(count)s byes)", row.byes) % {"count": row.byes}
+        shown.append(
+            {
+                "id": row.registration_id,
+                "rank": row.rank,
+                "name": row.name,
+                "dropped": row.dropped,
+                "points": row.match_points,
+                "record": row.record,
+                "byes": byes,
+                "tiebreakers": [percent(value) for value in row.tiebreakers],
+            }
+        )
+    return shown
+
+
+def _standings_table(event, snapshot, rows, detail=None) -> str:
+    shown = _standing_rows(snapshot, rows)
+    if detail is not None:
+        for row in shown:
+            if row["id"] == detail["registration_id"]:
+                row["detail"] = detail
+    return render_to_string(
+        "tournaments/_standings_table.html",
+        {
+            "rows": shown,
+            "headers": [TIEBREAK_LABELS.get(name, name) for name in snapshot.tiebreak_names],
+            "working_url": url_pattern("tournaments:standings_working", event.pk),
+            "played": snapshot.rounds > 0,
+        },
+    )
+
+
+def _standings_summary(event, revision: int) -> dict:
+    snapshot = snapshots.standings(event)
+    return {"count": len(snapshot.rows), "rounds": snapshot.rounds}
+
+
+def _my_standing(event, revision: int, registration_id: int) -> dict:
+    snapshot = snapshots.standings(event)
+    position = snapshot.position_of(registration_id)
+    if position is None:
+        return {"found": False}
+    row = snapshot.rows[position]
+    return {
+        "found": True,
+        "id": registration_id,
+        "rank": row.rank,
+        "points": row.match_points,
+        "record": row.record,
+        "page": position // snapshots.PAGE_SIZE + 1,
+    }
+
+
+@require_safe
+def standings(request, pk: int):
+    """Swiss standings, 200 rows a page, with a name search and the viewer's own row.
+    Each row's tiebreak working opens on demand: htmx fetches it from
+    :func:`standings_working` when the row's details open; without script the row's link
+    (``?player=<id>``) renders the page holding that row with its working filled in."""
+    event, access = selectors.viewed_event(request.user, pk)
+    revision = snapshots.revision_of(event).standings
+    query = _query(request)
+    number = _page_number(request)
+    shown = positive_int_param(request, "player")
+    tag = pagecache.etag(
+        request,
+        "standings",
+        event.pk,
+        revision,
+        number,
+        query,
+        shown,
+        *pagecache.viewer_parts(request),
+    )
+    if (answer := pagecache.not_modified(request, tag)) is not None:
+        return answer
+    language = get_language()
+    summary = pagecache.get_or_build(
+        pagecache.key("standings-summary", event.pk, revision),
+        lambda: _standings_summary(event, revision),
+    )
+    mine = None
+    if access.registration_id is not None:
+        mine = pagecache.get_or_build(
+            pagecache.key("standings-mine", event.pk, revision, access.registration_id),
+            lambda: _my_standing(event, revision, access.registration_id),
+        )
+    found = None
+    if query:
+        snapshot = snapshots.standings(event)
+        rows = snapshot.search(query)
+        found = len(rows)
+        table = _standings_table(event, snapshot, rows)
+        pager = None
+    elif shown is not None:
+        snapshot = snapshots.standings(event)
+        position = snapshot.position_of(shown)
+        if position is None:
+            raise Http404
+        pager = _pager(position // snapshots.PAGE_SIZE + 1, summary["count"])
+        start = (pager["number"] - 1) * snapshots.PAGE_SIZE
+        detail = _working_detail(event, shown)
+        table = _standings_table(
+            event, snapshot, snapshot.rows[start : start + snapshots.PAGE_SIZE], detail
+        )
+    else:
+        pager = _pager(number, summary["count"])
+        page_number = pager["number"]
+
+        def build():
+            snapshot = snapshots.standings(event)
+            start = (page_number - 1) * snapshots.PAGE_SIZE
+            return _standings_table(
+                event, snapshot, snapshot.rows[start : start + snapshots.PAGE_SIZE]
+            )
+
+        table = pagecache.get_or_build(
+            pagecache.key("standings-page", event.pk, revision, language, page_number), build
+        )
+    response = render(
+        request,
+        "tournaments/standings.html",
+        {
+            "event": event,
+            "rounds": summary["rounds"],
+            "table": mark_safe(table),  # rendered by our own template, escaped there
+            "pager": pager,
+            "query": query,
+            "found": found,
+            "mine": mine if mine and mine["found"] else None,
+        },
+    )
+    return pagecache.finish(response, tag)
+
+
+def _working_detail(event, registration_id: int) -> dict:
+    """One player's tiebreak working (computed from the results: the engine's
+    explanation is not part of the cached snapshot)."""
+    table = compute_standings(event)
+    if not any(line.registration.pk == registration_id for line in table.rows):
+        raise Http404
+    names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
+    detail = _working(table, names, registration_id)
+    detail["registration_id"] = registration_id
+    return detail
+
+
+@require_safe
+def standings_working(request, pk: int, registration_id: int):
+    """One player's tiebreak working (the fragment the standings page loads on demand),
+    cached per standings revision and language."""
+    event, _access = selectors.viewed_event(request.user, pk)
+    revision = snapshots.revision_of(event).standings
+    tag = pagecache.etag(request, "working", event.pk, revision, registration_id)
+    if (answer := pagecache.not_modified(request, tag)) is not None:
+        return answer
+    html = pagecache.get_or_build(
+        pagecache.key("standings-working", event.pk, revision, get_language(), registration_id),
+        lambda: render_to_string(
+            "tournaments/_standings_working.html",
+            {"detail": _working_detail(event, registration_id)},
+        ),
+    )
+    return pagecache.finish(HttpResponse(html), tag)
+
+
+# --- pairings ------------------------------------------------------------------------------
+
+
+def _pairings_table(event, round_, rows, *, by_name: bool, staff: bool) -> str:
+    return render_to_string(
+        "tournaments/_pairings_table.html",
+        {
+            "rows": rows,
+            "by_name": by_name,
+            "staff_links": staff and round_.status != RoundStatus.DRAFT,
+            "result_url": url_pattern("tournaments:match_result", event.pk),
+        },
+    )
+
+
+def _pairings_summary(snapshot: snapshots.PairingsSnapshot) -> dict:
+    return {
+        "tables": len(snapshot.rows),
+        "lines": sum(2 if row.player2_id is not None else 1 for row in snapshot.rows),
+    }
+
+
+def _my_table(snapshot: snapshots.PairingsSnapshot, registration_id: int) -> dict:
+    row = snapshot.row_of(registration_id)
+    if row is None:
+        return {"found": False}
+    first = row.player1_id == registration_id
+    position = snapshot.position_of_table(row.table)
+    return {
+        "found": True,
+        "table": row.table,
+        "opponent": row.player2 if first else row.player1,
+        "bye": row.player2_id is None,
+        "page": position // snapshots.PAGE_SIZE + 1,
+    }
+
+
+@require_safe
+def pairings(request, pk: int, number: int):
+    """A published round's pairings by table, or (``?by=name``) alphabetically by player
+    name, 200 lines a page, with a search by name or table number and the viewer's own
+    table first."""
+    event, access = selectors.viewed_event(request.user, pk)
+    round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
+    round_.event = event
+    revision = snapshots.revision_of(event).number
+    by_name = request.GET.get("by") == "name"
+    query = _query(request)
+    page_number = _page_number(request)
+    tag = pagecache.etag(
+        request,
+        "pairings",
+        event.pk,
+        revision,
+        number,
+        by_name,
+        page_number,
+        query,
+        access.is_staff,
+        *pagecache.viewer_parts(request),
+    )
+    if (answer := pagecache.not_modified(request, tag)) is not None:
+        return answer
+    language = get_language()
+    # Staff pages carry per-match links and drafts: built for them, never shared.
+    shared = not access.is_staff and round_.status != RoundStatus.DRAFT
+
+    loaded = []
+
+    def snapshot() -> snapshots.PairingsSnapshot:
+        if not loaded:
+            loaded.append(snapshots.pairings(event, round_))
+        return loaded[0]
+
+    def cached(name, build, *parts):
+        return pagecache.get_or_build(
+            pagecache.key(name, event.pk, revision, number, *parts), build
+        )
+
+    summary = cached("pairings-summary", lambda: _pairings_summary(snapshot()))
+    mine = None
+    if access.registration_id is not None:
+        mine = cached(
+            "pairings-mine",
+            lambda: _my_table(snapshot(), access.registration_id),
+            access.registration_id,
+        )
+    found = None
+    pager = None
+    if query:
+        rows = snapshot().search(query)
+        found = len(rows)
+        if by_name:
+            keep = {row.match_id for row in rows}
+            rows = [line for line in snapshot().by_name() if line.row.match_id in keep]
+        table = _pairings_table(event, round_, rows, by_name=by_name, staff=access.is_staff)
+    else:
+        pager = _pager(page_number, summary["lines" if by_name else "tables"])
+        start = (pager["number"] - 1) * snapshots.PAGE_SIZE
+
+        def build():
+            lines = snapshot().by_name() if by_name else snapshot().rows
+            return _pairings_table(
+                event,
+                round_,
+                lines[start : start + snapshots.PAGE_SIZE],
+                by_name=by_name,
+                staff=access.is_staff,
+            )
+
+        if shared:
+            table = cached("pairings-page", build, language, by_name, pager["number"])
+        else:
+            table = build()
+    response = render(
+        request,
+        "tournaments/pairings.html",
+        {
+            "event": event,
+            "round": round_,
+            "access": access,
+            "by_name": by_name,
+            "table": mark_safe(table),  # rendered by our own template, escaped there
+            "pager": pager,
+            "query": query,
+            "found": found,
+            "mine": mine if mine and mine["found"] else None,
+        },
+    )
+    return pagecache.finish(response, tag)
