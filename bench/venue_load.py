@@ -100,13 +100,77 @@ print(json.dumps({"settings": config.settings.__file__, "static_root": str(setti
 
 
 def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+    print(
+        f"[{time.strftime('%H:%M:%S', time.gmtime())} UTC] {message}", file=sys.stderr, flush=True
+    )
 
 
 # --- building the event (runs in a subprocess, with the checkout's code) -----------------
 
 
-def build(meta_path: Path, players: int, closed_rounds: int, database_url: str) -> None:
+def report_and_confirm(match_ids: list[int], number: int, users: dict) -> None:
+    """Player 1 reports, player 2 confirms each match, through the services."""
+    from event_4096 import RECORDS
+
+    from tournaments import services
+    from tournaments.demo import games_for
+    from tournaments.models import Match
+
+    matches = Match.objects.filter(pk__in=match_ids).select_related("player1", "player2")
+    for match in matches.order_by("table"):
+        record = RECORDS[(number * BURST_ROUND_OFFSET + match.table) % len(RECORDS)]
+        match = services.report_result(
+            match,
+            actor=users[match.player1.player_id],
+            games=games_for(record),
+            expected_version=match.version,
+        )
+        services.confirm_result(
+            match, actor=users[match.player2.player_id], expected_version=match.version
+        )
+
+
+def play_results(round_, users: dict, jobs: int) -> int:
+    """Every result of ``round_`` through the services, in ``jobs`` forked processes (each
+    its own database connection and a share of the tables); returns the match count."""
+    from django.db import connections
+
+    from tournaments.models import Match
+
+    ids = list(
+        Match.objects.filter(round=round_, player2__isnull=False)
+        .order_by("table")
+        .values_list("pk", flat=True)
+    )
+    if jobs <= 1:
+        report_and_confirm(ids, round_.number, users)
+        return len(ids)
+    connections.close_all()  # a forked child must not share the parent's connection
+    children = []
+    for share in range(jobs):
+        pid = os.fork()
+        if pid == 0:  # the child
+            code = 0
+            try:
+                report_and_confirm(ids[share::jobs], round_.number, users)
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            finally:
+                connections.close_all()
+                os._exit(code)
+        children.append(pid)
+    failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
+    if failed:
+        sys.exit(f"build: {len(failed)} result workers failed")
+    return len(ids)
+
+
+def build(
+    meta_path: Path, players: int, closed_rounds: int, database_url: str, jobs: int = 2
+) -> None:
     """Migrate, build the event, play ``closed_rounds`` rounds through the services,
     publish the next one, make a database session for every player; write the meta file
     (event id, players, sessions, the burst plan)."""
@@ -152,7 +216,7 @@ def build(meta_path: Path, players: int, closed_rounds: int, database_url: str) 
     type(organizer).objects.filter(pk__in=list(users)).update(password=make_password(PASSWORD))
     log(f"build: {players:,} registered players in {time.perf_counter() - started:.0f} s")
 
-    phases = {"generate": 0.0, "publish": 0.0, "report": 0.0, "confirm": 0.0, "close": 0.0}
+    phases = {"generate": 0.0, "publish": 0.0, "results": 0.0, "close": 0.0}
 
     def timed(phase, function, *args, **kwargs):
         begin = time.perf_counter()
@@ -167,31 +231,12 @@ def build(meta_path: Path, players: int, closed_rounds: int, database_url: str) 
         round_ = timed("publish", services.publish_round, round_, actor=organizer)
         if number > closed_rounds:
             break
-        matches = list(
-            Match.objects.filter(round=round_, player2__isnull=False)
-            .select_related("player1", "player2")
-            .order_by("table")
-        )
-        for match in matches:
-            record = RECORDS[(number * BURST_ROUND_OFFSET + match.table) % len(RECORDS)]
-            match = timed(
-                "report",
-                services.report_result,
-                match,
-                actor=users[match.player1.player_id],
-                games=games_for(record),
-                expected_version=match.version,
-            )
-            timed(
-                "confirm",
-                services.confirm_result,
-                match,
-                actor=users[match.player2.player_id],
-                expected_version=match.version,
-            )
+        begin = time.perf_counter()
+        count = play_results(round_, users, jobs)
+        phases["results"] += time.perf_counter() - begin
         timed("close", services.close_round, round_, actor=organizer)
         log(
-            f"build: round {number} closed ({len(matches):,} results) "
+            f"build: round {number} closed ({count:,} results) "
             f"at {time.perf_counter() - started:.0f} s"
         )
 
@@ -336,6 +381,8 @@ def prepare_database(args, database: Database, checkout: Path) -> tuple[dict, di
         str(args.players),
         "--closed-rounds",
         str(args.closed_rounds),
+        "--build-jobs",
+        str(args.build_jobs),
         "--db-name",
         args.db_name,
         "--pg",
@@ -837,6 +884,7 @@ def parse_args(argv):
     add("--players", type=int, default=5000)
     add("--closed-rounds", type=int, default=5, help="Swiss rounds played before the measured one")
     add("--reuse", action="store_true", help="restore the saved build instead of building")
+    add("--build-jobs", type=int, default=2, help="processes recording results while building")
     add("--cache-dir", default=os.path.expanduser("~/.cache/crossover-bench"))
     add("--pg", default="postgresql://postgres@127.0.0.1:5432", help="the PostgreSQL server")
     add("--db-name", default="crossover_bench_venue", help="the scratch database (dropped!)")
@@ -856,6 +904,7 @@ def parse_args(argv):
     add("--login-clients", type=int, default=10, help="concurrent sign-ins")
     add("--burst-clients", type=int, default=50)
     add("--burst-tables", type=int, default=0, help="only the first N tables (default all)")
+    add("--build-only", action="store_true", help="build (or restore) the database and stop")
     add("--no-read", action="store_true", help="skip the read steps")
     add("--no-burst", action="store_true", help="skip the write burst")
     add("--json", help="write the figures to this file")
@@ -876,7 +925,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     database = Database(args.pg, args.db_name)
     if args._build:
-        build(Path(args._build), args.players, args.closed_rounds, database.url)
+        build(Path(args._build), args.players, args.closed_rounds, database.url, args.build_jobs)
         return 0
 
     checkout = Path(args.checkout).resolve()
@@ -893,6 +942,9 @@ def main(argv=None) -> int:
 
     meta, prepared = prepare_database(args, database, checkout)
     prepared_seconds = time.perf_counter() - started
+    if args.build_only:
+        log(f"database ready in {prepared_seconds:.0f} s: {prepared}")
+        return 0
     env = server_env(args, database, checkout)
     if not args.no_redis:
         flush_redis(args.redis_db)
