@@ -81,9 +81,9 @@ def accepts_gzip(request: HttpRequest) -> bool:
 
 
 def etag(request: HttpRequest, *parts) -> str:
-    """A strong ETag for the representation these parts describe. The language and
-    whether the answer is compressed are always parts of it: each is another
-    representation with its own tag (RFC 9110 8.8.3)."""
+    """The entity tag of the representation these parts describe (quoted, without the
+    weak prefix). The language and whether the answer is compressed are always parts of
+    it: each is another representation with its own tag (RFC 9110 8.8.3)."""
     digest = hashlib.blake2b(
         repr((get_language(), accepts_gzip(request), *parts)).encode(), digest_size=16
     ).hexdigest()
@@ -106,22 +106,25 @@ def has_pending_messages(request: HttpRequest) -> bool:
     return bool(session is not None and session.get("_messages"))
 
 
-def not_modified(request: HttpRequest, tag: str) -> HttpResponse | None:
+def not_modified(request: HttpRequest, tag: str, *, weak: bool) -> HttpResponse | None:
     """The 304 answer when the client already has ``tag``, else None."""
     if has_pending_messages(request):
         return None
     response = get_conditional_response(request, etag=tag)
     if response is not None:
-        finish(response, tag)
+        finish(response, tag, weak=weak)
     return response
 
 
-def finish(response: HttpResponse, tag: str) -> HttpResponse:
-    """Give a cached page or answer its validator and caching headers."""
-    response["ETag"] = tag
+def finish(response: HttpResponse, tag: str, *, weak: bool) -> HttpResponse:
+    """Give a cached page or answer its validator and caching headers.
+
+    ``weak``: the pages. Their frame carries a CSRF token masked anew at every render
+    (and the compression middleware pads each gzip answer against BREACH), so two
+    answers under one tag mean the same but differ in bytes: a weak tag says exactly
+    that. The API's JSON is the same bytes every time (its gzip form too, made once and
+    cached), so it gets a strong tag."""
+    response["ETag"] = f"W/{tag}" if weak else tag
     response["Cache-Control"] = CACHE_CONTROL
-    # The tag names the content coding (see ``etag``): the compression middleware keeps
-    # it strong instead of weakening it.
-    response.etag_names_encoding = True
     patch_vary_headers(response, ["Accept-Encoding"])
     return response

@@ -374,7 +374,7 @@ def my_match(request, pk: int):
         snapshots.revision_of(event).number,
         *pagecache.viewer_parts(request),
     )
-    if (answer := pagecache.not_modified(request, tag)) is not None:
+    if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
     match = None
     if access.registration_id is not None:
@@ -393,7 +393,7 @@ def my_match(request, pk: int):
             confirm_form=VersionForm(initial={"expected_version": match.version}),
             dispute_form=DisputeForm(initial={"expected_version": match.version}),
         )
-    return pagecache.finish(render(request, "tournaments/my_match.html", context), tag)
+    return pagecache.finish(render(request, "tournaments/my_match.html", context), tag, weak=True)
 
 
 def _visible_match(request, event, access, match_id: int):

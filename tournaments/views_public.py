@@ -92,7 +92,7 @@ def event_detail(request, pk: int):
     tag = pagecache.etag(
         request, "event", event.pk, revision, decklists_public, *pagecache.viewer_parts(request)
     )
-    if (answer := pagecache.not_modified(request, tag)) is not None:
+    if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
     # Staff see draft rounds too: their block is their own, not the shared one.
     if access.is_staff:
@@ -114,7 +114,7 @@ def event_detail(request, pk: int):
             and not access.is_staff,
         },
     )
-    return pagecache.finish(response, tag)
+    return pagecache.finish(response, tag, weak=True)
 
 
 # --- standings -----------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def standings(request, pk: int):
         shown,
         *pagecache.viewer_parts(request),
     )
-    if (answer := pagecache.not_modified(request, tag)) is not None:
+    if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
     language = get_language()
     summary = pagecache.get_or_build(
@@ -260,7 +260,7 @@ def standings(request, pk: int):
             "mine": mine if mine and mine["found"] else None,
         },
     )
-    return pagecache.finish(response, tag)
+    return pagecache.finish(response, tag, weak=True)
 
 
 def _working_detail(event, registration_id: int) -> dict:
@@ -282,7 +282,7 @@ def standings_working(request, pk: int, registration_id: int):
     event, _access = selectors.viewed_event(request.user, pk)
     revision = snapshots.revision_of(event).standings
     tag = pagecache.etag(request, "working", event.pk, revision, registration_id)
-    if (answer := pagecache.not_modified(request, tag)) is not None:
+    if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
     html = pagecache.get_or_build(
         pagecache.key("standings-working", event.pk, revision, get_language(), registration_id),
@@ -291,7 +291,7 @@ def standings_working(request, pk: int, registration_id: int):
             {"detail": _working_detail(event, registration_id)},
         ),
     )
-    return pagecache.finish(HttpResponse(html), tag)
+    return pagecache.finish(HttpResponse(html), tag, weak=True)
 
 
 # --- pairings ------------------------------------------------------------------------------
@@ -355,7 +355,7 @@ def pairings(request, pk: int, number: int):
         access.is_staff,
         *pagecache.viewer_parts(request),
     )
-    if (answer := pagecache.not_modified(request, tag)) is not None:
+    if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
     language = get_language()
     # Staff pages carry per-match links and drafts: built for them, never shared.
@@ -423,4 +423,4 @@ def pairings(request, pk: int, number: int):
             "mine": mine if mine and mine["found"] else None,
         },
     )
-    return pagecache.finish(response, tag)
+    return pagecache.finish(response, tag, weak=True)
