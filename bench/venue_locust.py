@@ -14,7 +14,9 @@ The run is described by the JSON file named in ``VENUE_CONFIG`` (written by venu
   the queue is empty.
 
 A request counts as an error unless its status is 2xx or 3xx; a redirect to the login page
-is an error too (the session was not accepted). Every request is written to ``out`` as
+is an error too (the session was not accepted), and so is a read still unanswered when Locust
+gives up waiting (``--stop-timeout``): it is recorded as ``unfinished at stop`` with the time
+waited so far. Every request is written to ``out`` as
 ``[name, start, ms, status, ok, wire bytes, body bytes, error]`` when Locust quits, so
 venue_load.py computes exact percentiles (Locust's own CSVs round them).
 
@@ -29,11 +31,13 @@ import json
 import os
 import random
 import re
+import time
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
 
 import gevent
+from gevent import GreenletExit
 from gevent.queue import Empty, Queue
 from locust import FastHttpUser, constant, events, task
 from locust.exception import StopUser
@@ -134,13 +138,27 @@ class VenueUser(FastHttpUser):
         headers = {"Accept-Encoding": "gzip", "Cookie": self.cookie}
         if CONFIG.get("conditional") and url in self.etags:
             headers["If-None-Match"] = self.etags[url]
-        with self.client.get(
-            url, name=CONFIG["name"], headers=headers, allow_redirects=False, catch_response=True
-        ) as response:
-            judge(response)
-            etag = response.headers.get("etag") if response.headers else None
-            if etag:
-                self.etags[url] = etag
+        started, clock = time.time(), time.perf_counter()
+        try:
+            with self.client.get(
+                url,
+                name=CONFIG["name"],
+                headers=headers,
+                allow_redirects=False,
+                catch_response=True,
+            ) as response:
+                judge(response)
+                etag = response.headers.get("etag") if response.headers else None
+                if etag:
+                    self.etags[url] = etag
+        except GreenletExit:
+            # Stopped by Locust after --stop-timeout with the answer still outstanding: an
+            # error, with the time waited so far (a lower bound) as its response time.
+            waited = (time.perf_counter() - clock) * 1000
+            RECORDS.append(
+                [CONFIG["name"], started, waited, 0, False, None, 0, "unfinished at stop"]
+            )
+            raise
 
     # --- login ----------------------------------------------------------------------------
 
