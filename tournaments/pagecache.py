@@ -49,6 +49,17 @@ _POLL_SECONDS = 0.02
 CACHE_CONTROL = "private, no-cache"
 
 
+# Stands for the CSRF token in a cached block with forms; each response puts its own
+# token in (``str.replace``). The same in every worker (derived from the secret key) and
+# never sent to anyone, so no name or other user text can contain it on purpose.
+CSRF_SENTINEL = (
+    "csrf-"
+    + hashlib.blake2b(
+        settings.SECRET_KEY.encode(), digest_size=12, person=b"csrf-sentinel"
+    ).hexdigest()
+)
+
+
 def key(*parts) -> str:
     return "page:" + ":".join(str(part) for part in parts)
 

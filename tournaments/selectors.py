@@ -20,7 +20,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 
 from . import policy
 from .models import (
@@ -55,9 +55,11 @@ def event_list(user) -> QuerySet[Event]:
 
 
 def viewed_event(user, pk: int) -> tuple[Event, EventAccess]:
-    """The event with its revision and the user's access to it, in one query (the pages
-    that every phone in the hall polls start here). 404 when the user may not see it."""
-    events = policy.events_visible_to(user).select_related("revision", "format", "organizer")
+    """The event with its revision and the user's access to it, in one short query (the
+    pages every phone in the hall polls start here). 404 when the user may not see it:
+    the same decision as :func:`policy.events_visible_to`, taken by
+    :func:`policy.can_view_event` on the loaded access instead of in SQL."""
+    events = Event.objects.select_related("revision")
     if user is not None and user.is_authenticated:
         events = events.annotate(
             viewer_staff_role=Subquery(
@@ -67,13 +69,17 @@ def viewed_event(user, pk: int) -> tuple[Event, EventAccess]:
                 Registration.objects.filter(event=OuterRef("pk"), player=user).values("id")[:1]
             ),
         )
-    event = get_object_or_404(events, pk=pk)
+    event = events.filter(pk=pk).first()
+    if event is None:
+        raise Http404
     access = policy.access_of(
         user,
         event,
         staff_role=getattr(event, "viewer_staff_role", None),
         registration_id=getattr(event, "viewer_registration_id", None),
     )
+    if not policy.can_view_event(access, event):
+        raise Http404
     return event, access
 
 
@@ -169,6 +175,9 @@ def bracket(user, event: Event, access: EventAccess | None = None) -> list[Round
     )
 
 
+DECK_FIELDS = ("deck_text", "deck_report")
+
+
 def current_match(registration: Registration | int) -> Match | None:
     """The player's match in the latest published round (for "my match" pages); the
     registration or its id."""
@@ -176,6 +185,8 @@ def current_match(registration: Registration | int) -> Match | None:
         Match.objects.filter(participants__registration=registration)
         .exclude(round__status=RoundStatus.DRAFT)
         .select_related("round", "player1__player", "player2__player")
+        # the players' decklists and reports are most of their rows' bytes
+        .defer(*(f"{seat}__{field}" for seat in ("player1", "player2") for field in DECK_FIELDS))
         .order_by("-round__number")
         .first()
     )

@@ -13,9 +13,12 @@ import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from cardpool.models import CardType, Element
@@ -367,25 +370,32 @@ def my_match(request, pk: int):
     access and revision, then the match); a phone polling it gets a 304 until the event
     changes."""
     event, access = selectors.viewed_event(request.user, pk)
-    tag = pagecache.etag(
-        request,
-        "my-match",
-        event.pk,
-        snapshots.revision_of(event).number,
-        *pagecache.viewer_parts(request),
-    )
+    revision = snapshots.revision_of(event).number
+    tag = pagecache.etag(request, "my-match", event.pk, revision, *pagecache.viewer_parts(request))
     if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
-    match = None
-    if access.registration_id is not None:
-        match = selectors.current_match(access.registration_id)
-    context = _player_match_context(request, event, access, match)
+    registration_id = access.registration_id
+
+    def build() -> tuple[str, str]:
+        match = None if registration_id is None else selectors.current_match(registration_id)
+        return _my_match_body(request, event, access, match, token=pagecache.CSRF_SENTINEL)
+
+    body = pagecache.get_or_build(
+        pagecache.key("my-match", event.pk, revision, registration_id, get_language()), build
+    )
+    return pagecache.finish(_my_match_page(request, event, body), tag, weak=True)
+
+
+def _my_match_body(request, event, access, match, *, token: str, report_form=None) -> str:
+    """The match and its forms, rendered with ``token`` as the forms' CSRF token."""
+    context = _player_match_context(request, event, access, match, csrf_token=token)
     if match is not None:
         names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
         context.update(
             names=names,
             opponent=names[1] if context["is_player1"] else names[0],
-            report_form=ReportResultForm(
+            report_form=report_form
+            or ReportResultForm(
                 initial={"expected_version": match.version},
                 player1=names[0],
                 player2=names[1] or "",
@@ -393,7 +403,18 @@ def my_match(request, pk: int):
             confirm_form=VersionForm(initial={"expected_version": match.version}),
             dispute_form=DisputeForm(initial={"expected_version": match.version}),
         )
-    return pagecache.finish(render(request, "tournaments/my_match.html", context), tag, weak=True)
+    return render_to_string("tournaments/_my_match_body.html", context)
+
+
+def _my_match_page(request, event, body: str, status: int = 200):
+    body = body.replace(pagecache.CSRF_SENTINEL, get_token(request))
+    # rendered by our own templates, escaped there
+    return render(
+        request,
+        "tournaments/my_match.html",
+        {"event": event, "body": mark_safe(body)},
+        status=status,
+    )
 
 
 def _visible_match(request, event, access, match_id: int):
@@ -433,18 +454,8 @@ def report_result(request, pk: int, match_id: int):
             )
             return redirect("tournaments:my_match", pk=event.pk)
     match.refresh_from_db()
-    context = _player_match_context(
-        request,
-        event,
-        access,
-        match,
-        names=names,
-        opponent=names[1] if access.registration_id == match.player1_id else names[0],
-        report_form=form,
-        confirm_form=VersionForm(initial={"expected_version": match.version}),
-        dispute_form=DisputeForm(initial={"expected_version": match.version}),
-    )
-    return render(request, "tournaments/my_match.html", context, status=400)
+    body = _my_match_body(request, event, access, match, token=get_token(request), report_form=form)
+    return _my_match_page(request, event, body, status=400)
 
 
 @login_required
