@@ -494,7 +494,7 @@ class Server:
         if not free_port(self.port):
             sys.exit(f"port {self.port} is in use (--port)")
         log(f"starting {' '.join(self.command)} in {self.checkout}")
-        self.log_file = self.log_path.open("w")
+        self.log_file = self.log_path.open("a")
         self.process = subprocess.Popen(
             self.command,
             cwd=self.checkout,
@@ -517,15 +517,33 @@ class Server:
         self.stop()
         sys.exit(f"gunicorn did not answer on {self.url} within 60 s:\n{self.tail()}")
 
+    def drain(self, probes: int = 8) -> float:
+        """Wait until the server has worked off every request queued so far (Locust gives
+        up on unanswered ones, but gunicorn still accepts and serves them): ``probes``
+        cheap requests at once, queued behind the rest; returns the seconds waited."""
+        started = time.perf_counter()
+        with ThreadPoolExecutor(probes) as pool:
+            list(pool.map(lambda url: fetch(url, timeout=1800), [self.url + "/"] * probes))
+        return time.perf_counter() - started
+
     def tail(self, lines: int = 40) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return ""
 
-    def stop(self) -> None:
+    def restart(self) -> float:
+        """Quick shutdown (SIGINT: workers stop at once, the queued connections are
+        dropped) and a new start; returns the seconds it took."""
+        started = time.perf_counter()
+        self.stop(quick=True)
+        self.start()
+        return time.perf_counter() - started
+
+    def stop(self, quick: bool = False) -> None:
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # the master stops its workers
+            # SIGTERM: the master lets the workers finish their requests; SIGINT: at once.
+            self.process.send_signal(signal.SIGINT if quick else signal.SIGTERM)
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -683,11 +701,16 @@ def warm_up(server: Server, paths: dict[str, str], cookie: str, workers: int) ->
 
 def read_steps(args, server, run_dir, meta, players) -> list[dict]:
     rows = []
+    cold = False
+    cookie = f"sessionid={players[0]['sessionid']}"
     for key in args.pages:
         label, template, paged = PAGES[key]
         label = label.format(round=meta["round"])
         path = template.format(event=meta["event"], round=meta["round"])
         for clients in args.clients:
+            if cold:  # restarted after the last step: warm the new workers up first
+                warm_up(server, {key: path}, cookie, args.workers or 4)
+                cold = False
             step = f"read-{key}-{clients}"
             log(f"{label}: {clients} clients, {args.duration} s")
             config = {
@@ -708,10 +731,20 @@ def read_steps(args, server, run_dir, meta, players) -> list[dict]:
                 load1_before=round(load_before, 2),
                 load1_after=round(os.getloadavg()[0], 2),
             )
+            if figures.get("unfinished"):
+                # gunicorn would still serve every abandoned request before the next step's:
+                # drop them with the workers instead of waiting.
+                figures["restart_seconds"] = round(server.restart(), 1)
+                cold = True
+                after = f"server restarted to drop them ({figures['restart_seconds']} s)"
+            else:
+                figures["drain_seconds"] = round(server.drain(), 1)
+                after = f"queue drained in {figures['drain_seconds']} s"
             rows.append(figures)
             log(
                 f"  {figures.get('rps', 0):.1f} req/s, p50 {figures.get('p50_ms')} ms, "
-                f"p95 {figures.get('p95_ms')} ms, errors {figures.get('errors')}"
+                f"p95 {figures.get('p95_ms')} ms, errors {figures.get('errors')} "
+                f"({figures.get('unfinished', 0)} unfinished); {after}"
             )
     return rows
 
@@ -913,7 +946,7 @@ def parse_args(argv):
     add(
         "--stop-timeout",
         type=int,
-        default=60,
+        default=30,
         help="seconds to wait for answers after a step (then: errors, 'unfinished')",
     )
     add("--random-page", type=int, default=0, metavar="N", help="?page=1..N on paged pages")
