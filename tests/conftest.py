@@ -2,6 +2,7 @@ import pytest
 from django.core.cache import caches
 
 from tests.factories import CardSetFactory, GameFactory
+from tournaments import snapshots
 
 
 @pytest.fixture(autouse=True)
@@ -10,7 +11,7 @@ def _empty_caches():
     page cached by one test could otherwise answer for another's event of the same id."""
     for cache in caches.all():
         cache.clear()
-    yield
+    snapshots.forget_engine_standings()
 
 
 @pytest.fixture

@@ -238,6 +238,23 @@ def _create_revision(sender, instance: Event, created: bool, raw: bool = False, 
         EventRevision.objects.get_or_create(event=instance)
 
 
+# What a player's or organizer's name on the event's pages is made of.
+NAME_FIELDS = frozenset({"username", "first_name", "last_name"})
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _user_renamed(sender, instance, created: bool, update_fields=None, raw: bool = False, **kwargs):
+    """A user's name shows on the pages of every event they play in or organize: a
+    rename (the user admin) is a change of those events, though no service makes it.
+    Saves that touch no name (the last login at every sign-in) change nothing."""
+    if created or raw or (update_fields is not None and not NAME_FIELDS & set(update_fields)):
+        return
+    played = Registration.objects.filter(player=instance).values("event_id")
+    EventRevision.objects.filter(
+        Q(event__in=played) | Q(event__organizer=instance) | Q(event__staff__user=instance)
+    ).update(number=F("number") + 1, standings=F("standings") + 1)
+
+
 class EventStaff(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
     user = models.ForeignKey(

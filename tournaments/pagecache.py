@@ -27,6 +27,7 @@ from typing import TypeVar
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 
@@ -103,7 +104,10 @@ def etag(request: HttpRequest, *parts) -> str:
 
 def viewer_parts(request: HttpRequest) -> tuple:
     """What a page's frame depends on besides the event: the user (and their staff flag)
-    and the session's CSRF secret (the frame's forms carry it; it changes at login)."""
+    and the CSRF secret (the frame's forms carry it; it changes at login). ``get_token``
+    first: on a first visit it makes the secret that this response's cookie will carry,
+    so the tag of this answer is the tag of the next request too."""
+    get_token(request)
     user = request.user
     return (user.pk, user.is_staff, request.META.get("CSRF_COOKIE", ""))
 

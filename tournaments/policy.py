@@ -143,6 +143,13 @@ def can_view_unpublished_rounds(access: EventAccess) -> bool:
     return access.is_staff
 
 
+def can_view_round(access: EventAccess, event: Event, round_: Round) -> bool:
+    """The decision :func:`rounds_visible_to` takes in SQL, for a loaded round."""
+    return can_view_event(access, event) and (
+        round_.status != RoundStatus.DRAFT or can_view_unpublished_rounds(access)
+    )
+
+
 def can_judge(access: EventAccess) -> bool:
     """Enter or override results, issue penalties, change locked decklists, drop or
     re-enter players, add late entries."""

@@ -10,7 +10,9 @@ rest), so a change is seen by the next request that starts after its commit.
 
 from __future__ import annotations
 
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
@@ -18,7 +20,7 @@ from django.core.paginator import Page, Paginator
 from . import pagecache
 from .models import Event, EventRevision, Match, Round
 from .selectors import display_name, name_of
-from .services.standings import compute_standings
+from .services.standings import EventStandings, compute_standings
 
 # Rows per page of the standings and pairings (pages and API).
 PAGE_SIZE = 200
@@ -86,17 +88,49 @@ class StandingsSnapshot:
         position = self.position_of(registration_id)
         return None if position is None else position // size + 1
 
-    def search(self, query: str, limit: int = PAGE_SIZE) -> list[StandingRow]:
+    def search(self, query: str) -> list[StandingRow]:
         """Rows whose player name contains ``query`` (folded), best first."""
         needle = fold(query)
         if not needle:
             return []
         names = zip(self.rows, self.search_names, strict=True)
-        return [row for row, name in names if needle in name][:limit]
+        return [row for row, name in names if needle in name]
+
+
+# The engine's standings of the last events computed in this process, by (event,
+# standings revision): a player's tiebreak working needs the engine's explanation, which
+# the cached snapshot does not carry. Each web worker computes an event's standings at
+# most once per revision, not once per player opening their working.
+_ENGINE_MEMO: OrderedDict[tuple[int, int], EventStandings] = OrderedDict()
+_ENGINE_MEMO_SIZE = 2
+_ENGINE_MEMO_LOCK = threading.Lock()
+
+
+def forget_engine_standings() -> None:
+    """Empty this process's memo (tests: event ids and revisions repeat after a rollback)."""
+    with _ENGINE_MEMO_LOCK:
+        _ENGINE_MEMO.clear()
+
+
+def engine_standings(event: Event) -> EventStandings:
+    """The event's standings as the engine computed them (with each player's working),
+    at its current standings revision; computed once per revision in this process."""
+    memo_key = (event.pk, revision_of(event).standings)
+    with _ENGINE_MEMO_LOCK:
+        table = _ENGINE_MEMO.get(memo_key)
+        if table is not None:
+            _ENGINE_MEMO.move_to_end(memo_key)
+            return table
+    table = compute_standings(event)
+    with _ENGINE_MEMO_LOCK:
+        _ENGINE_MEMO[memo_key] = table
+        while len(_ENGINE_MEMO) > _ENGINE_MEMO_SIZE:
+            _ENGINE_MEMO.popitem(last=False)
+    return table
 
 
 def _build_standings(event: Event, revision: int) -> StandingsSnapshot:
-    table = compute_standings(event)
+    table = engine_standings(event)
     rows = tuple(
         StandingRow(
             rank=line.rank,
@@ -159,6 +193,14 @@ class PairingLine:
     opponent: str | None
     row: PairingRow
 
+    @property
+    def record(self) -> str:
+        """The match record from this line's player's side (the row's is player 1's)."""
+        if self.seat == 1 or not self.row.record:
+            return self.row.record
+        wins, losses, draws = self.row.record.split("-")
+        return f"{losses}-{wins}-{draws}"
+
 
 @dataclass(frozen=True, slots=True)
 class PairingsSnapshot:
@@ -187,7 +229,7 @@ class PairingsSnapshot:
                 return position
         return None
 
-    def search(self, query: str, limit: int = PAGE_SIZE) -> list[PairingRow]:
+    def search(self, query: str) -> list[PairingRow]:
         """Tables whose number is ``query`` or whose players' names contain it."""
         query = unicodedata.normalize("NFKC", query).strip()
         if query.isdecimal() and query.isascii():
@@ -196,12 +238,11 @@ class PairingsSnapshot:
         needle = fold(query)
         if not needle:
             return []
-        found = [
+        return [
             row
             for row in self.rows
             if needle in fold(row.player1) or needle in fold(row.player2 or "")
         ]
-        return found[:limit]
 
 
 def _build_pairings(round_: Round, revision: int) -> PairingsSnapshot:
@@ -253,6 +294,24 @@ def _build_pairings(round_: Round, revision: int) -> PairingsSnapshot:
             )
         )
     return PairingsSnapshot(round_id=round_.pk, revision=revision, rows=tuple(rows))
+
+
+# What the pairings pages and API need of a round.
+ROUND_FIELDS = ("id", "number", "stage", "status")
+
+
+def round_of(event: Event, number: int) -> Round | None:
+    """Round ``number`` of the event (its number, stage and status only), cached per
+    revision: polling a round's pairings costs no query for the round. None if there is
+    no such round; whether the viewer may see it is :func:`policy.can_view_round`'s."""
+    revision = revision_of(event).number
+    found = pagecache.get_or_build(
+        pagecache.key("round", event.pk, revision, number),
+        lambda: (
+            Round.objects.filter(event=event, number=number).values(*ROUND_FIELDS).first() or {}
+        ),
+    )
+    return Round(event=event, **found) if found else None
 
 
 def pairings(event: Event, round_: Round) -> PairingsSnapshot:

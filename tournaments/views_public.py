@@ -12,7 +12,7 @@ with a search (a name, or a table number) and a link to the viewer's own row.
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 
 from . import pagecache, policy, selectors, snapshots
 from .models import EventState, Registration, RegistrationStatus, RoundStatus
-from .services.standings import TIEBREAK_LABELS, compute_standings
+from .services.standings import TIEBREAK_LABELS
 from .views import _working, percent, positive_int_param
 
 # Longest search text looked at (a name or a table number).
@@ -219,7 +219,7 @@ def standings(request, pk: int):
     if query:
         snapshot = snapshots.standings(event)
         rows = snapshot.search(query)
-        found = len(rows)
+        found, rows = len(rows), rows[: snapshots.PAGE_SIZE]
         table = _standings_table(event, snapshot, rows)
         pager = None
     elif shown is not None:
@@ -257,6 +257,7 @@ def standings(request, pk: int):
             "pager": pager,
             "query": query,
             "found": found,
+            "shown": snapshots.PAGE_SIZE,
             "mine": mine if mine and mine["found"] else None,
         },
     )
@@ -266,7 +267,7 @@ def standings(request, pk: int):
 def _working_detail(event, registration_id: int) -> dict:
     """One player's tiebreak working (computed from the results: the engine's
     explanation is not part of the cached snapshot)."""
-    table = compute_standings(event)
+    table = snapshots.engine_standings(event)
     if not any(line.registration.pk == registration_id for line in table.rows):
         raise Http404
     names = {key: selectors.display_name(r) for key, r in table.registrations.items()}
@@ -337,8 +338,9 @@ def pairings(request, pk: int, number: int):
     name, 200 lines a page, with a search by name or table number and the viewer's own
     table first."""
     event, access = selectors.viewed_event(request.user, pk)
-    round_ = get_object_or_404(policy.rounds_visible_to(request.user, event, access), number=number)
-    round_.event = event
+    round_ = snapshots.round_of(event, number)
+    if round_ is None or not policy.can_view_round(access, event, round_):
+        raise Http404
     revision = snapshots.revision_of(event).number
     by_name = request.GET.get("by") == "name"
     query = _query(request)
@@ -385,7 +387,7 @@ def pairings(request, pk: int, number: int):
     pager = None
     if query:
         rows = snapshot().search(query)
-        found = len(rows)
+        found, rows = len(rows), rows[: snapshots.PAGE_SIZE]
         if by_name:
             keep = {row.match_id for row in rows}
             rows = [line for line in snapshot().by_name() if line.row.match_id in keep]
@@ -420,6 +422,7 @@ def pairings(request, pk: int, number: int):
             "pager": pager,
             "query": query,
             "found": found,
+            "shown": snapshots.PAGE_SIZE,
             "mine": mine if mine and mine["found"] else None,
         },
     )

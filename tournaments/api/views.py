@@ -29,7 +29,6 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -529,9 +528,9 @@ class RoundViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def pairings(self, request, event_pk=None, number=None):
         event = self.event
-        round_ = get_object_or_404(
-            policy.rounds_visible_to(request.user, event, self.access), number=number
-        )
+        round_ = snapshots.round_of(event, int(number))
+        if round_ is None or not policy.can_view_round(self.access, event, round_):
+            raise Http404
         matches = Match.objects.filter(round=round_).order_by("table")
 
         def rows(start, stop):
