@@ -247,3 +247,6 @@ if not DEBUG:
 
 # Exports with more rows than this are built by a background job with a progress page.
 EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)
+# How long a cached page or API answer of an event is kept (tournaments/pagecache.py).
+# Entries are keyed by the event's revision: this bounds memory, not freshness.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", default=600, minimum=1)

@@ -33,10 +33,9 @@ from django.utils.translation import get_language
 
 T = TypeVar("T")
 
-# How long an entry lives. Entries are keyed by revision, so this bounds memory, not
-# freshness (except for what no event change covers, such as a player renaming
-# themselves: that shows within this time).
-TIMEOUT = getattr(settings, "PAGE_CACHE_SECONDS", 600)
+# How long an entry lives (settings.PAGE_CACHE_SECONDS). Entries are keyed by revision,
+# so this bounds memory, not freshness.
+TIMEOUT = settings.PAGE_CACHE_SECONDS
 # One request builds an entry while the others wait for it (a 5,000-player standings
 # takes about half a second to compute: fifty phones computing it at once would take
 # the web tier down for seconds). A builder that dies frees the slot after this time.
