@@ -83,7 +83,9 @@ PAGES = {
     ),
     "event": ("event page", "/events/{event}/", False),
     "my-match": ("my match page", "/events/{event}/me/match/", False),
-    "home": ("home (no database)", "/", False),
+    # Signed out: the reference of what the server and the load generator can do at all
+    # (signed in, a page reads the session and the user from the database).
+    "home": ("home (signed out, no database)", "/", False),
 }
 
 
@@ -97,6 +99,9 @@ import config.settings
 print(json.dumps({"settings": config.settings.__file__, "static_root": str(settings.STATIC_ROOT),
                   "storage": settings.STORAGES["staticfiles"]["BACKEND"]}))
 """
+
+
+ANONYMOUS_PAGES = {"home"}
 
 
 def log(message: str) -> None:
@@ -720,6 +725,7 @@ def read_steps(args, server, run_dir, meta, players) -> list[dict]:
                 "random_page": args.random_page if paged else 0,
                 "conditional": args.conditional,
                 "players": players,
+                "anonymous": key in ANONYMOUS_PAGES,
             }
             load_before = os.getloadavg()[0]
             records = run_locust(args, server, run_dir, step, config, clients, f"{args.duration}s")

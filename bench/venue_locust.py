@@ -5,8 +5,8 @@ The run is described by the JSON file named in ``VENUE_CONFIG`` (written by venu
 * ``login``: users take players off a queue, GET ``/accounts/login/`` for the CSRF token
   and POST the form; the session and CSRF cookies go to ``<out>.sessions.json``
   (``login.sessions.json`` beside ``out``). Ends when the queue is empty.
-* ``read``: user *i* is signed-in player *i* and GETs ``path`` in a closed loop, no think
-  time, ``Accept-Encoding: gzip``, redirects not followed; ``random_page`` N adds
+* ``read``: user *i* is signed-in player *i* (signed out with ``anonymous``) and GETs
+  ``path`` in a closed loop, no think time, ``Accept-Encoding: gzip``, redirects not followed; ``random_page`` N adds
   ``?page=`` 1…N; ``conditional`` sends ``If-None-Match`` with the ETag last received.
 * ``burst``: users take tables off a queue; for each, player 1 POSTs the report (games,
   ``expected_version``) and player 2 the confirmation (the version of the report's answer),
@@ -135,7 +135,9 @@ class VenueUser(FastHttpUser):
         url = CONFIG["path"]
         if CONFIG.get("random_page"):
             url += f"?page={random.randint(1, CONFIG['random_page'])}"
-        headers = {"Accept-Encoding": "gzip", "Cookie": self.cookie}
+        headers = {"Accept-Encoding": "gzip"}
+        if not CONFIG.get("anonymous"):
+            headers["Cookie"] = self.cookie
         if CONFIG.get("conditional") and url in self.etags:
             headers["If-None-Match"] = self.etags[url]
         started, clock = time.time(), time.perf_counter()
