@@ -6,8 +6,9 @@ The run is described by the JSON file named in ``VENUE_CONFIG`` (written by venu
   and POST the form; the session and CSRF cookies go to ``<out>.sessions.json``
   (``login.sessions.json`` beside ``out``). Ends when the queue is empty.
 * ``read``: user *i* is signed-in player *i* (signed out with ``anonymous``) and GETs
-  ``path`` in a closed loop, no think time, ``Accept-Encoding: gzip``, redirects not followed; ``random_page`` N adds
-  ``?page=`` 1…N; ``conditional`` sends ``If-None-Match`` with the ETag last received.
+  ``path`` in a closed loop, no think time, ``Accept-Encoding: gzip``, redirects not
+  followed; ``random_page`` N adds ``?page=`` 1…N; ``conditional`` sends
+  ``If-None-Match`` with the ETag last received.
 * ``burst``: users take tables off a queue; for each, player 1 POSTs the report (games,
   ``expected_version``) and player 2 the confirmation (the version of the report's answer),
   each with their own session cookie and the CSRF cookie + ``X-CSRFToken`` header. Ends when
