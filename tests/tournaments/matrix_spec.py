@@ -414,6 +414,8 @@ SPECS = [
     Spec("api-root", "GET", {}, SIGNED_IN, roles=SITE_ROLES, login=True),
     Spec("schema", "GET", {}, EVERYONE, roles=(ANONYMOUS, OUTSIDER)),
     Spec("api-docs", "GET", {}, EVERYONE, roles=(ANONYMOUS, OUTSIDER)),
+    Spec("healthz", "GET", {}, EVERYONE, roles=(ANONYMOUS, OUTSIDER)),
+    Spec("readyz", "GET", {}, EVERYONE, roles=(ANONYMOUS, OUTSIDER)),
     Spec("card-list", "GET", {}, EVERYONE, roles=SITE_ROLES),
     Spec("card-detail", "GET", {"pk": "@card"}, EVERYONE, roles=SITE_ROLES),
     Spec("deck-list", "GET", {}, SIGNED_IN, roles=SITE_ROLES, login=True),
