@@ -108,7 +108,7 @@ CACHE_URL = env_str("CACHE_URL") or env_str("REDIS_URL")
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "crossover",
             "TIMEOUT": 3600,
