@@ -9,7 +9,8 @@
    locked decklists; ``bench/event_4096.build_event``) after 5 Swiss rounds played through
    the project's services (``generate_round``, ``publish_round``, ``report_result`` by
    player 1, ``confirm_result`` by player 2, ``close_round``: every match, ResultReport and
-   audit entry as in production), round 6 generated and published (2,500 tables). Every
+   audit entry as in production; ``--build-jobs`` processes share the tables), round 6
+   generated and published (2,500 tables). Every
    player ``player00001`` … has the password ``bench-player``. The build runs with the
    served checkout's own code (``--checkout``) and is saved as a ``pg_dump`` in
    ``--cache-dir``, keyed by the player count and the checkout's migrations; ``--reuse``
@@ -18,15 +19,19 @@
 2. **Serve** it with the production server from the checkout (``gunicorn -c
    config/gunicorn.conf.py config.wsgi`` when that file exists, else ``gunicorn config.wsgi
    -w 4``; ``--workers`` overrides), ``DEBUG=false``, Redis database ``--redis-db`` (flushed
-   first) as ``REDIS_URL`` unless ``--no-redis``; ``collectstatic`` first.
+   first) as ``REDIS_URL`` unless ``--no-redis``; migrations, and ``collectstatic`` when the
+   checkout's static storage needs a manifest that is missing or stale.
 3. **Sign in** ``max(--clients)`` players over HTTP (GET the login page for the CSRF token,
    ``POST /accounts/login/``): a row of its own.
 4. **Read steps** with Locust (``bench/venue_locust.py``, headless, one subprocess per step,
    ``--csv`` kept in the run folder): for each page and each client count a closed loop
-   with no think time for ``--duration`` seconds, each Locust user one signed-in player,
-   ``Accept-Encoding: gzip``, redirects not followed; a request still in flight when the
-   time is up is waited for (``--stop-timeout``) and counted, so a slow page's queueing
-   shows in its percentiles. Errors: status not 2xx/3xx, or a redirect to the login page.
+   with no think time for ``--duration`` seconds, each Locust user one signed-in player
+   (the home page signed out), ``Accept-Encoding: gzip``, redirects not followed; a request
+   still in flight when the time is up is waited for and counted, so a slow page's queueing
+   shows in its percentiles. Errors: status not 2xx/3xx, a redirect to the login page, or
+   no answer within ``--stop-timeout`` ("unfinished": recorded with the time waited, the
+   step's percentiles become lower bounds, and the server is restarted so that the
+   abandoned requests do not delay the next step; otherwise its queue is drained).
    ``--conditional`` sends ``If-None-Match`` with the previous response's ETag;
    ``--random-page N`` asks standings and pairings for ``?page=`` 1…N.
 5. **Write burst**: ``--burst-clients`` Locust users take round 6's tables off one queue;
