@@ -143,19 +143,29 @@ def _standing_rows(snapshot: snapshots.StandingsSnapshot, rows) -> list[dict]:
     return shown
 
 
-def _standings_table(event, snapshot, rows, detail=None) -> str:
+def _standings_block(
+    event, snapshot, rows, *, pager, query: str = "", found=None, detail=None
+) -> str:
+    """Everything of the standings page that is the same for every viewer: the rounds
+    counted, the search, the rows, the page links and the downloads."""
     shown = _standing_rows(snapshot, rows)
     if detail is not None:
         for row in shown:
             if row["id"] == detail["registration_id"]:
                 row["detail"] = detail
     return render_to_string(
-        "tournaments/_standings_table.html",
+        "tournaments/_standings_block.html",
         {
+            "event": event,
+            "rounds": snapshot.rounds,
             "rows": shown,
             "headers": [TIEBREAK_LABELS.get(name, name) for name in snapshot.tiebreak_names],
             "working_url": url_pattern("tournaments:standings_working", event.pk),
             "played": snapshot.rounds > 0,
+            "pager": pager,
+            "query": query,
+            "found": found,
+            "shown": snapshots.PAGE_SIZE,
         },
     )
 
@@ -215,13 +225,17 @@ def standings(request, pk: int):
             pagecache.key("standings-mine", event.pk, revision, access.registration_id),
             lambda: _my_standing(event, revision, access.registration_id),
         )
-    found = None
     if query:
         snapshot = snapshots.standings(event)
         rows = snapshot.search(query)
-        found, rows = len(rows), rows[: snapshots.PAGE_SIZE]
-        table = _standings_table(event, snapshot, rows)
-        pager = None
+        block = _standings_block(
+            event,
+            snapshot,
+            rows[: snapshots.PAGE_SIZE],
+            pager=None,
+            query=query,
+            found=len(rows),
+        )
     elif shown is not None:
         snapshot = snapshots.standings(event)
         position = snapshot.position_of(shown)
@@ -229,35 +243,29 @@ def standings(request, pk: int):
             raise Http404
         pager = _pager(position // snapshots.PAGE_SIZE + 1, summary["count"])
         start = (pager["number"] - 1) * snapshots.PAGE_SIZE
-        detail = _working_detail(event, shown)
-        table = _standings_table(
-            event, snapshot, snapshot.rows[start : start + snapshots.PAGE_SIZE], detail
+        rows = snapshot.rows[start : start + snapshots.PAGE_SIZE]
+        block = _standings_block(
+            event, snapshot, rows, pager=pager, detail=_working_detail(event, shown)
         )
     else:
         pager = _pager(number, summary["count"])
-        page_number = pager["number"]
 
         def build():
             snapshot = snapshots.standings(event)
-            start = (page_number - 1) * snapshots.PAGE_SIZE
-            return _standings_table(
-                event, snapshot, snapshot.rows[start : start + snapshots.PAGE_SIZE]
-            )
+            start = (pager["number"] - 1) * snapshots.PAGE_SIZE
+            rows = snapshot.rows[start : start + snapshots.PAGE_SIZE]
+            return _standings_block(event, snapshot, rows, pager=pager)
 
-        table = pagecache.get_or_build(
-            pagecache.key("standings-page", event.pk, revision, language, page_number), build
+        block = pagecache.get_or_build(
+            pagecache.key("standings-page", event.pk, revision, language, pager["number"]),
+            build,
         )
     response = render(
         request,
         "tournaments/standings.html",
         {
             "event": event,
-            "rounds": summary["rounds"],
-            "table": mark_safe(table),  # rendered by our own template, escaped there
-            "pager": pager,
-            "query": query,
-            "found": found,
-            "shown": snapshots.PAGE_SIZE,
+            "body": mark_safe(block),  # rendered by our own template, escaped there
             "mine": mine if mine and mine["found"] else None,
         },
     )
@@ -298,14 +306,25 @@ def standings_working(request, pk: int, registration_id: int):
 # --- pairings ------------------------------------------------------------------------------
 
 
-def _pairings_table(event, round_, rows, *, by_name: bool, staff: bool) -> str:
+def _pairings_block(
+    event, round_, rows, *, by_name: bool, staff: bool, pager, query: str = "", found=None
+) -> str:
+    """The pairings page's part that is the same for every viewer of its kind: the
+    order link, the search, the rows, the page links and the downloads (with the staff's
+    result links when ``staff``: then it is never shared)."""
     return render_to_string(
-        "tournaments/_pairings_table.html",
+        "tournaments/_pairings_block.html",
         {
+            "event": event,
+            "round": round_,
             "rows": rows,
             "by_name": by_name,
             "staff_links": staff and round_.status != RoundStatus.DRAFT,
             "result_url": url_pattern("tournaments:match_result", event.pk),
+            "pager": pager,
+            "query": query,
+            "found": found,
+            "shown": snapshots.PAGE_SIZE,
         },
     )
 
@@ -383,33 +402,41 @@ def pairings(request, pk: int, number: int):
             lambda: _my_table(snapshot(), access.registration_id),
             access.registration_id,
         )
-    found = None
-    pager = None
     if query:
         rows = snapshot().search(query)
         found, rows = len(rows), rows[: snapshots.PAGE_SIZE]
         if by_name:
             keep = {row.match_id for row in rows}
             rows = [line for line in snapshot().by_name() if line.row.match_id in keep]
-        table = _pairings_table(event, round_, rows, by_name=by_name, staff=access.is_staff)
+        block = _pairings_block(
+            event,
+            round_,
+            rows,
+            by_name=by_name,
+            staff=access.is_staff,
+            pager=None,
+            query=query,
+            found=found,
+        )
     else:
         pager = _pager(page_number, summary["lines" if by_name else "tables"])
         start = (pager["number"] - 1) * snapshots.PAGE_SIZE
 
         def build():
             lines = snapshot().by_name() if by_name else snapshot().rows
-            return _pairings_table(
+            return _pairings_block(
                 event,
                 round_,
                 lines[start : start + snapshots.PAGE_SIZE],
                 by_name=by_name,
                 staff=access.is_staff,
+                pager=pager,
             )
 
         if shared:
-            table = cached("pairings-page", build, language, by_name, pager["number"])
+            block = cached("pairings-page", build, language, by_name, pager["number"])
         else:
-            table = build()
+            block = build()
     response = render(
         request,
         "tournaments/pairings.html",
@@ -418,11 +445,7 @@ def pairings(request, pk: int, number: int):
             "round": round_,
             "access": access,
             "by_name": by_name,
-            "table": mark_safe(table),  # rendered by our own template, escaped there
-            "pager": pager,
-            "query": query,
-            "found": found,
-            "shown": snapshots.PAGE_SIZE,
+            "body": mark_safe(block),  # rendered by our own template, escaped there
             "mine": mine if mine and mine["found"] else None,
         },
     )
