@@ -210,6 +210,11 @@ def bracket(user, event: Event, access: EventAccess | None = None) -> list[Round
 
 
 DECK_FIELDS = ("deck_text", "deck_report")
+# A match's players without their decklists and reports (most of their rows' bytes, and
+# a JSON document to decode each): for lists that show names.
+SEAT_DECK_FIELDS = tuple(
+    f"{seat}__{field}" for seat in ("player1", "player2") for field in DECK_FIELDS
+)
 
 
 def current_match(registration: Registration | int) -> Match | None:
@@ -220,7 +225,7 @@ def current_match(registration: Registration | int) -> Match | None:
         .exclude(round__status=RoundStatus.DRAFT)
         .select_related("round", "player1__player", "player2__player")
         # the players' decklists and reports are most of their rows' bytes
-        .defer(*(f"{seat}__{field}" for seat in ("player1", "player2") for field in DECK_FIELDS))
+        .defer(*SEAT_DECK_FIELDS)
         .order_by("-round__number")
         .first()
     )

@@ -534,7 +534,9 @@ class RoundViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
         matches = Match.objects.filter(round=round_).order_by("table")
 
         def rows(start, stop):
-            page = matches.select_related("player1__player", "player2__player")[start:stop]
+            page = matches.select_related("player1__player", "player2__player").defer(
+                *selectors.SEAT_DECK_FIELDS
+            )[start:stop]
             for match in page:
                 match.round = round_
             return s.MatchSerializer(page, many=True).data
