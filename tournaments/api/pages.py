@@ -81,11 +81,14 @@ def paginated(
         # ~60 kB of JSON. No BREACH padding needed: the answer holds no secret.
         return body, gzip.compress(body, mtime=0) if len(body) >= MIN_GZIP_BYTES else None
 
+    # The row count first (cached on its own): a page past the end is a 404 that leaves
+    # nothing in the cache, so made-up page numbers cannot fill it.
+    total = pagecache.get_or_build(pagecache.key("api-count", *key_parts), count)
+    pages = 1 if size is None else max(1, -(-total // size))
+    if number > pages:
+        raise NotFound("Invalid page.")
+
     def render() -> bytes:
-        total = count()
-        pages = 1 if size is None else max(1, -(-total // size))
-        if number > pages:
-            return b""  # cached too: a 404 costs no work the second time
         start = 0 if size is None else (number - 1) * size
         stop = None if size is None else start + size
 
@@ -104,8 +107,6 @@ def paginated(
     body, compressed = pagecache.get_or_build(
         pagecache.key("api", *key_parts, number, size, base), build
     )
-    if not body:
-        raise NotFound("Invalid page.")
     if request.accepted_renderer.format != "json":  # the browsable API
         return Response(json.loads(body))
     if compressed is not None and pagecache.accepts_gzip(request):

@@ -15,6 +15,7 @@ import re
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.factories import games_for, new_event
@@ -409,3 +410,14 @@ def test_draft_round_pairings_hidden_from_players(event_after_round_3, outsider,
     # Published: the players see it.
     services.publish_round(draft, actor=f.organizer)
     assert ok(client_for(f.players[0]).get(path))["results"] == match_rows(f.event, draft.number)
+
+
+@override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}})
+def test_pages_past_the_end_leave_nothing_in_the_cache(big, client_for):
+    """Made-up page numbers cannot fill the cache: only the row count is kept."""
+    client = client_for()
+    assert client.get(standings_path(big)).status_code == 200
+    kept = set(cache._cache)  # the keys of the local-memory cache
+    for page in range(50, 80):
+        assert client.get(standings_path(big), {"page": page}).status_code == 404
+    assert set(cache._cache) == kept
