@@ -15,6 +15,7 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 
 from . import pagecache
@@ -304,14 +305,14 @@ def round_of(event: Event, number: int) -> Round | None:
     """Round ``number`` of the event (its number, stage and status only), cached per
     revision: polling a round's pairings costs no query for the round. None if there is
     no such round; whether the viewer may see it is :func:`policy.can_view_round`'s."""
-    revision = revision_of(event).number
-    found = pagecache.get_or_build(
-        pagecache.key("round", event.pk, revision, number),
-        lambda: (
-            Round.objects.filter(event=event, number=number).values(*ROUND_FIELDS).first() or {}
-        ),
-    )
-    return Round(event=event, **found) if found else None
+    key = pagecache.key("round", event.pk, revision_of(event).number, number)
+    found = cache.get(key)
+    if found is None:
+        found = Round.objects.filter(event=event, number=number).values(*ROUND_FIELDS).first()
+        if found is None:
+            return None  # not cached: made-up round numbers must not fill the cache
+        cache.set(key, found, pagecache.TIMEOUT)
+    return Round(event=event, **found)
 
 
 def pairings(event: Event, round_: Round) -> PairingsSnapshot:

@@ -414,10 +414,14 @@ def test_draft_round_pairings_hidden_from_players(event_after_round_3, outsider,
 
 @override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}})
 def test_pages_past_the_end_leave_nothing_in_the_cache(big, client_for):
-    """Made-up page numbers cannot fill the cache: only the row count is kept."""
+    """Made-up page or round numbers cannot fill the cache: only the row count is kept."""
     client = client_for()
     assert client.get(standings_path(big)).status_code == 200
     kept = set(cache._cache)  # the keys of the local-memory cache
     for page in range(50, 80):
         assert client.get(standings_path(big), {"page": page}).status_code == 404
+    # nor can made-up round numbers, on the pairings page or answer
+    for number in range(40, 50):
+        assert client.get(f"{API}/{big.pk}/rounds/{number}/pairings/").status_code == 404
+        assert client.get(f"/events/{big.pk}/rounds/{number}/pairings/").status_code == 404
     assert set(cache._cache) == kept
