@@ -16,7 +16,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.core.paginator import Page, Paginator
 
 from . import pagecache
 from .models import Event, EventRevision, Match, Round
@@ -38,13 +37,6 @@ def revision_of(event: Event) -> EventRevision:
 def fold(text: str) -> str:
     """Search form of a name: full- and half-width alike, case and spaces ignored."""
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def paginate(rows, number: int | None, size: int = PAGE_SIZE) -> Page:
-    """Page ``number`` of ``rows`` (the last page when past the end, the first when
-    None)."""
-    paginator = Paginator(rows, size, allow_empty_first_page=True)
-    return paginator.get_page(number or 1)
 
 
 # --- standings ---------------------------------------------------------------------------
@@ -71,8 +63,6 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class StandingsSnapshot:
-    event_id: int
-    revision: int
     profile: str
     tiebreak_names: tuple[str, ...]
     rounds: int
@@ -84,10 +74,6 @@ class StandingsSnapshot:
             if row.registration_id == registration_id:
                 return position
         return None
-
-    def page_of(self, registration_id: int, size: int = PAGE_SIZE) -> int | None:
-        position = self.position_of(registration_id)
-        return None if position is None else position // size + 1
 
     def search(self, query: str) -> list[StandingRow]:
         """Rows whose player name contains ``query`` (folded), best first."""
@@ -130,7 +116,7 @@ def engine_standings(event: Event) -> EventStandings:
     return table
 
 
-def _build_standings(event: Event, revision: int) -> StandingsSnapshot:
+def _build_standings(event: Event) -> StandingsSnapshot:
     table = engine_standings(event)
     rows = tuple(
         StandingRow(
@@ -149,8 +135,6 @@ def _build_standings(event: Event, revision: int) -> StandingsSnapshot:
         for line in table.rows
     )
     return StandingsSnapshot(
-        event_id=event.pk,
-        revision=revision,
         profile=table.profile,
         tiebreak_names=tuple(table.tiebreak_names),
         rounds=table.rounds,
@@ -159,14 +143,20 @@ def _build_standings(event: Event, revision: int) -> StandingsSnapshot:
     )
 
 
+def _loaded(event: Event, key: str, load):
+    """``load()`` once per event object (one request): a snapshot is read from the
+    cache and unpickled once, however many parts of the page need it."""
+    memo = event.__dict__.setdefault("_snapshots", {})
+    if key not in memo:
+        memo[key] = load()
+    return memo[key]
+
+
 def standings(event: Event) -> StandingsSnapshot:
     """The event's Swiss standings at its current standings revision (computed by the
     first request after a change, the others waiting for it)."""
-    revision = revision_of(event).standings
-    return pagecache.get_or_build(
-        pagecache.key("standings", event.pk, revision),
-        lambda: _build_standings(event, revision),
-    )
+    key = pagecache.key("standings", event.pk, revision_of(event).standings)
+    return _loaded(event, key, lambda: pagecache.get_or_build(key, lambda: _build_standings(event)))
 
 
 # --- pairings ----------------------------------------------------------------------------
@@ -205,8 +195,6 @@ class PairingLine:
 
 @dataclass(frozen=True, slots=True)
 class PairingsSnapshot:
-    round_id: int
-    revision: int
     rows: tuple[PairingRow, ...]  # by table
 
     def by_name(self) -> list[PairingLine]:
@@ -246,7 +234,7 @@ class PairingsSnapshot:
         ]
 
 
-def _build_pairings(round_: Round, revision: int) -> PairingsSnapshot:
+def _build_pairings(round_: Round) -> PairingsSnapshot:
     # Plain values, not model instances: 2,500 tables would otherwise build 12,500
     # objects (and decode every decklist) for a list that shows names and a record.
     columns = (
@@ -294,7 +282,7 @@ def _build_pairings(round_: Round, revision: int) -> PairingsSnapshot:
                 status=status,
             )
         )
-    return PairingsSnapshot(round_id=round_.pk, revision=revision, rows=tuple(rows))
+    return PairingsSnapshot(rows=tuple(rows))
 
 
 # What the pairings pages and API need of a round.
@@ -317,8 +305,5 @@ def round_of(event: Event, number: int) -> Round | None:
 
 def pairings(event: Event, round_: Round) -> PairingsSnapshot:
     """One round's pairings at the event's current revision."""
-    revision = revision_of(event).number
-    return pagecache.get_or_build(
-        pagecache.key("pairings", event.pk, revision, round_.number),
-        lambda: _build_pairings(round_, revision),
-    )
+    key = pagecache.key("pairings", event.pk, revision_of(event).number, round_.number)
+    return _loaded(event, key, lambda: pagecache.get_or_build(key, lambda: _build_pairings(round_)))

@@ -120,7 +120,7 @@ def event_detail(request, pk: int):
 # --- standings -----------------------------------------------------------------------------
 
 
-def _standing_rows(snapshot: snapshots.StandingsSnapshot, rows) -> list[dict]:
+def _standing_rows(rows) -> list[dict]:
     """Rows as the table shows them: every figure already a string (no per-cell
     localisation or translation in the template)."""
     shown = []
@@ -148,7 +148,7 @@ def _standings_block(
 ) -> str:
     """Everything of the standings page that is the same for every viewer: the rounds
     counted, the search, the rows, the page links and the downloads."""
-    shown = _standing_rows(snapshot, rows)
+    shown = _standing_rows(rows)
     if detail is not None:
         for row in shown:
             if row["id"] == detail["registration_id"]:
@@ -170,12 +170,12 @@ def _standings_block(
     )
 
 
-def _standings_summary(event, revision: int) -> dict:
+def _standings_summary(event) -> dict:
     snapshot = snapshots.standings(event)
     return {"count": len(snapshot.rows), "rounds": snapshot.rounds}
 
 
-def _my_standing(event, revision: int, registration_id: int) -> dict:
+def _my_standing(event, registration_id: int) -> dict:
     snapshot = snapshots.standings(event)
     position = snapshot.position_of(registration_id)
     if position is None:
@@ -217,13 +217,13 @@ def standings(request, pk: int):
     language = get_language()
     summary = pagecache.get_or_build(
         pagecache.key("standings-summary", event.pk, revision),
-        lambda: _standings_summary(event, revision),
+        lambda: _standings_summary(event),
     )
     mine = None
     if access.registration_id is not None:
         mine = pagecache.get_or_build(
             pagecache.key("standings-mine", event.pk, revision, access.registration_id),
-            lambda: _my_standing(event, revision, access.registration_id),
+            lambda: _my_standing(event, access.registration_id),
         )
     if query:
         snapshot = snapshots.standings(event)
@@ -382,12 +382,8 @@ def pairings(request, pk: int, number: int):
     # Staff pages carry per-match links and drafts: built for them, never shared.
     shared = not access.is_staff and round_.status != RoundStatus.DRAFT
 
-    loaded = []
-
     def snapshot() -> snapshots.PairingsSnapshot:
-        if not loaded:
-            loaded.append(snapshots.pairings(event, round_))
-        return loaded[0]
+        return snapshots.pairings(event, round_)
 
     def cached(name, build, *parts):
         return pagecache.get_or_build(

@@ -242,7 +242,7 @@ def standings_data(event_pk: int | None):
     # Computed from the database, not from this process's memo (which is keyed by the
     # very revision under test).
     snapshots.forget_engine_standings()
-    return snapshots._build_standings(Event.objects.get(pk=event_pk), 0)
+    return snapshots._build_standings(Event.objects.get(pk=event_pk))
 
 
 # --- the scenarios -----------------------------------------------------------------------

@@ -316,12 +316,9 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
             raise Http404
         event, _access = selectors.viewed_event(request.user, int(pk))
         revision = snapshots.revision_of(event).standings
-        loaded = []
 
         def snapshot() -> snapshots.StandingsSnapshot:
-            if not loaded:
-                loaded.append(snapshots.standings(event))
-            return loaded[0]
+            return snapshots.standings(event)
 
         def rows(start, stop):
             names = snapshot().tiebreak_names
