@@ -34,6 +34,12 @@ def revision_of(event: Event) -> EventRevision:
         return EventRevision(event=event)
 
 
+def champion(event: Event) -> str | None:
+    """The display name of the event's winner once its top cut (or, without one, its
+    Swiss rounds) is over; None before. Stub: the final-standings work fills it in."""
+    return None
+
+
 def fold(text: str) -> str:
     """Search form of a name: full- and half-width alike, case and spaces ignored."""
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from . import views, views_event, views_exports, views_players, views_public, views_rounds
+from . import (
+    views,
+    views_event,
+    views_exports,
+    views_live,
+    views_players,
+    views_public,
+    views_rounds,
+)
 
 app_name = "tournaments"
 urlpatterns = [
@@ -19,6 +27,7 @@ urlpatterns = [
     path("<int:pk>/register/", views.register, name="register"),
     path("<int:pk>/me/", views.my_registration, name="my_registration"),
     path("<int:pk>/me/match/", views.my_match, name="my_match"),
+    path("<int:pk>/matches/<int:match_id>/", views.match_page, name="match"),
     path("<int:pk>/matches/<int:match_id>/report/", views.report_result, name="report_result"),
     path("<int:pk>/matches/<int:match_id>/preview/", views.result_preview, name="result_preview"),
     path("<int:pk>/matches/<int:match_id>/confirm/", views.confirm_result, name="confirm_result"),
@@ -31,4 +40,5 @@ urlpatterns += (
     + views_players.urlpatterns
     + views_rounds.urlpatterns
     + views_exports.urlpatterns
+    + views_live.urlpatterns
 )

@@ -559,3 +559,11 @@ def dashboard(request, pk: int):
             "audit": selectors.audit_log(request.user, event, access)[:AUDIT_ROWS],
         },
     )
+
+
+def match_page(request, pk: int, match_id: int):
+    """The page of one match (the QR code on its slip leads here). Stub: the reporting
+    work makes it the match's own page; for now the player's "my match"."""
+    from django.shortcuts import redirect
+
+    return redirect("tournaments:my_match", pk=pk)
