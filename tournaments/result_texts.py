@@ -46,6 +46,10 @@ ENGINE_TEXTS = {
     "too_many_games": _("A match is at most three games."),
     "undecided_game": _("A game is undecided (equal HP when time ran out): a judge decides it."),
     "winner_required": _("This match needs a winner: play a deciding game or let a judge decide."),
+    "record_below_fixed_games": _(
+        "A game loss given as a penalty is already part of this match: the result must "
+        "include that game."
+    ),
 }
 
 _GAME_NUMBER = re.compile(r"^game (\d+)\b")

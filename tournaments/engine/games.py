@@ -17,6 +17,10 @@ Rules followed (CrossOver The F&C TCG basic rules 2.02, section 4−1; wiki summ
   2-0-1, 1-0-2 and 0-0-3 (an intentional draw, MTR 2.5) are valid; a game after a player
   reached two wins (3-0, or W-W-D played in that order), a fourth game and an empty record
   are not.
+* A player may report the match as a record from their own side (one tap at the table):
+  :func:`record_for_seat` turns it into player 1's side, :func:`possible_records` lists
+  every record 4−1−1 allows (the choices offered), and :func:`check_fixed_games` refuses a
+  record that does not account for the games a game-loss penalty already decided.
 
 Points (MTR App. C, used by ``standings.py``): a match win is 3 match points, a draw 1, a
 loss 0; a game win is 3 game points, a drawn game 1, a lost game 0; a bye is a 2-0 win.
@@ -383,3 +387,64 @@ def adjudicate_match(
     record = MatchRecord.from_games(outcomes)
     match_result(record, winner_required=winner_required)
     return record
+
+
+# --- records as a player reports them (one tap, from their own side) --------------------
+
+SEATS = (1, 2)
+
+
+def record_for_seat(record: MatchRecord | str, seat: int) -> MatchRecord:
+    """The record from player 1's side, given ``record`` from ``seat``'s side (1 or 2;
+    text such as ``"2-1"`` is parsed). Its own inverse: applied to player 1's record it
+    gives ``seat``'s side, which is how every page reads a result to its reader."""
+    if seat not in SEATS:
+        raise ValueError(f"seat must be 1 or 2: {seat!r}")
+    if not isinstance(record, MatchRecord):
+        record = MatchRecord.parse(record)
+    return record if seat == 1 else record.reversed()
+
+
+def _choice_order(record: MatchRecord) -> tuple:
+    """Wins first, then draws, then losses. Wins: without a drawn game before with one,
+    more game wins first, then fewer game losses; losses mirror the wins so the list ends
+    with the clearest loss; draws: more games played first, then more game wins."""
+    if record.outcome is MatchOutcome.PLAYER1:
+        return (0, record.draws > 0, -record.wins, record.losses, record.draws)
+    if record.outcome is MatchOutcome.DRAW:
+        return (1, -record.games_played, -record.wins)
+    mirror = _choice_order(record.reversed())
+    return (2, *(-value for value in mirror[1:]))
+
+
+def possible_records(*, winner_required: bool = False) -> list[MatchRecord]:
+    """Every record rule 4−1−1 allows with at least one game (checked by
+    :class:`MatchRecord` itself, not listed by hand), in the order a player is offered
+    them (see :func:`_choice_order`); with ``winner_required`` (a top cut) only those with
+    a winner. The same list serves either seat: a record read from the reporter's side."""
+    records = []
+    for wins in range(MAX_GAMES + 1):
+        for losses in range(MAX_GAMES + 1):
+            for draws in range(MAX_GAMES + 1):
+                try:
+                    record = MatchRecord(wins, losses, draws)
+                    match_result(record, winner_required=winner_required)
+                except InvalidMatchRecord:
+                    continue
+                records.append(record)
+    return sorted(records, key=_choice_order)
+
+
+def check_fixed_games(record: MatchRecord, fixed: Sequence[GameOutcome]) -> None:
+    """Refuse ``record`` (player 1's side) when it gives a player fewer game wins than the
+    games already decided for them (``fixed``: the outcomes of the game-loss penalty
+    games, which stay part of the match whatever the players report)."""
+    won_by_1 = sum(1 for outcome in fixed if outcome is GameOutcome.PLAYER1)
+    won_by_2 = sum(1 for outcome in fixed if outcome is GameOutcome.PLAYER2)
+    drawn = sum(1 for outcome in fixed if outcome is GameOutcome.DRAW)
+    if record.wins < won_by_1 or record.losses < won_by_2 or record.draws < drawn:
+        raise InvalidMatchRecord(
+            "record_below_fixed_games",
+            f"{record}: a penalty already decided {won_by_1}-{won_by_2}-{drawn} of this "
+            "match's games; the record must include them",
+        )
