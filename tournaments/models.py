@@ -403,6 +403,9 @@ class Match(models.Model):
     bracket_position = models.PositiveSmallIntegerField(null=True, blank=True)
     seed1 = models.PositiveSmallIntegerField(null=True, blank=True)
     seed2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Time a judge added to this table (a deck check, a long ruling): its clock ends
+    # this many minutes after the round's (services.clock.extend_match_time).
+    extra_minutes = models.PositiveSmallIntegerField(_("extra time (minutes)"), default=0)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
@@ -433,6 +436,12 @@ class Match(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.player2_id is None
+
+    def ends_at(self, round_ends_at: dt.datetime | None) -> dt.datetime | None:
+        """When this table's time is up: the round's end plus the table's extension."""
+        if round_ends_at is None:
+            return None
+        return round_ends_at + dt.timedelta(minutes=self.extra_minutes)
 
     @property
     def record_text(self) -> str:
