@@ -112,3 +112,22 @@ def advance(
             (seed_a, a), (seed_b, b) = (seed_b, b), (seed_a, a)
         result.append(BracketMatch(next_round, position, seed_a, seed_b, a, b))
     return tuple(result)
+
+
+def cut_rounds(size: int) -> int:
+    """How many rounds a top ``size`` cut plays (8 → 3: quarterfinal, semifinal, final)."""
+    bracket_order(size)  # validates the size
+    return size.bit_length() - 1
+
+
+def round_name(size: int, round_number: int) -> str:
+    """The name of round ``round_number`` (1 = first) of a top ``size`` cut, by the number
+    of players it starts with: ``"final"`` (2), ``"semifinal"`` (4), ``"quarterfinal"``
+    (8), then ``"round_of_16"``, ``"round_of_32"``, … The pages translate these keys."""
+    rounds = cut_rounds(size)
+    if not 1 <= round_number <= rounds:
+        raise BracketError(
+            "round_number", f"a top {size} cut has rounds 1 to {rounds}, not {round_number}"
+        )
+    players = size >> (round_number - 1)
+    return {2: "final", 4: "semifinal", 8: "quarterfinal"}.get(players, f"round_of_{players}")

@@ -2,7 +2,13 @@
 
 import pytest
 
-from tournaments.engine.bracket import advance, bracket_order, seed_top_cut
+from tournaments.engine.bracket import (
+    advance,
+    bracket_order,
+    cut_rounds,
+    round_name,
+    seed_top_cut,
+)
 from tournaments.engine.errors import BracketError
 
 
@@ -118,3 +124,24 @@ def test_seed_top_cut_rejects_too_few_players_and_duplicates():
     with pytest.raises(BracketError) as caught:
         seed_top_cut(["a", "b", "a", "c"], 4)
     assert caught.value.code == "duplicate_player"
+
+
+@pytest.mark.parametrize(
+    ("size", "names"),
+    [
+        (2, ["final"]),
+        (4, ["semifinal", "final"]),
+        (8, ["quarterfinal", "semifinal", "final"]),
+        (32, ["round_of_32", "round_of_16", "quarterfinal", "semifinal", "final"]),
+    ],
+)
+def test_round_name_counts_the_players_left(size, names):
+    assert cut_rounds(size) == len(names)
+    assert [round_name(size, number) for number in range(1, len(names) + 1)] == names
+
+
+def test_round_name_rejects_a_round_the_cut_does_not_have():
+    for size, number in ((8, 0), (8, 4), (6, 1)):
+        with pytest.raises(BracketError) as caught:
+            round_name(size, number)
+        assert caught.value.code in ("round_number", "cut_size")
