@@ -29,7 +29,9 @@ from ..engine.games import (
     TimeoutPolicy,
     adjudicate_game,
     adjudicate_match,
+    check_fixed_games,
     match_result,
+    record_for_seat,
 )
 from ..models import (
     SETTLED_MATCH_STATUSES,
@@ -155,13 +157,42 @@ def preview_result(
     return [adjudicate_game(report, timeout_policy=timeout) for report in reports], record
 
 
-def _record_from_text(round_: Round, text: str) -> MatchRecord:
+def _record_from_text(round_: Round, text: str, seat: int = 1) -> MatchRecord:
+    """The record ``text`` (``"2-1"``, or a MatchRecord) gives from ``seat``'s side, as
+    player 1's record, checked by rule 4−1−1 and, in a top cut, for a winner."""
     try:
-        record = MatchRecord.parse(text)
+        record = record_for_seat(text, seat)
         match_result(record, winner_required=round_.stage == RoundStage.TOP_CUT)
     except EngineError as exc:
         raise InvalidResult(exc) from exc
     return record
+
+
+def _parse_record(record) -> MatchRecord:
+    """Read a record early (before any lock): unreadable text is an InvalidResult."""
+    if isinstance(record, MatchRecord):
+        return record
+    if not isinstance(record, str):
+        raise InvalidInput("record_malformed", 'record must be text such as "2-1"')
+    try:
+        return MatchRecord.parse(record)
+    except EngineError as exc:
+        raise InvalidResult(exc) from exc
+
+
+def _seat_of(access, match: Match) -> int:
+    return 1 if access.registration_id == match.player1_id else 2
+
+
+def _record_with_fixed_games(record: MatchRecord, fixed: list[dict]) -> None:
+    """A record given instead of games must include the games penalties decided."""
+    if not fixed:
+        return
+    outcomes = [adjudicate_game(game) for game in parse_games(fixed)]
+    try:
+        check_fixed_games(record, outcomes)
+    except EngineError as exc:
+        raise InvalidResult(exc) from exc
 
 
 def record_fields(record: MatchRecord | None) -> dict:
@@ -212,11 +243,14 @@ def swap(
     kind: str,
     changes: dict,
     report_games: list | None = None,
+    report_record: str | None = None,
     reason: str = "",
 ) -> Match:
     """Write ``changes`` to the match if it is still at ``expected_version``, with its
-    ResultReport. Internal: the caller holds the row lock inside ``transaction.atomic``
-    and writes the audit entry (with ``version=match.version`` afterwards)."""
+    ResultReport (whose record is ``report_record`` when the submission claims another
+    record than the match's, as a dispute may). Internal: the caller holds the row lock
+    inside ``transaction.atomic`` and writes the audit entry (with
+    ``version=match.version`` afterwards)."""
     updated = Match.objects.filter(pk=match.pk, version=expected_version).update(
         **changes, version=F("version") + 1, updated_at=timezone.now()
     )
@@ -233,7 +267,7 @@ def swap(
             reporter=actor,
             kind=kind,
             games=report_games if report_games is not None else [],
-            record=match.record_text,
+            record=match.record_text if report_record is None else report_record,
             reason=reason,
             match_version=match.version,
         )
@@ -272,20 +306,36 @@ def _audit(event, match, *, actor, action, before, reason="") -> None:
 # --- the state changes ----------------------------------------------------------------
 
 
-def report_result(match: Match, *, actor: Actor, games: Iterable, expected_version: int) -> Match:
-    """A player of the match reports its games; the engine decides the record.
+def report_result(
+    match: Match,
+    *,
+    actor: Actor,
+    expected_version: int,
+    games: Iterable | None = None,
+    record: str | MatchRecord | None = None,
+) -> Match:
+    """A player of the match reports its result: either the ``games`` (the engine
+    decides the record) or the ``record`` from the reporter's own side (``"2-1"``: the
+    reporter won two games to one; one tap at the table).
 
-    Allowed while the match waits for a result, and for the reporter to correct their
-    own report until the opponent answers. Side effects: the match (status ``reported``,
-    games, record, ``reported_by``, version + 1), a ResultReport, audit entry
-    ``match.reported``. Raises NotAllowed (``not_participant``), Conflict
-    (``stale_version``), InvalidState (``round_not_published``, ``round_closed``, ``bye``,
-    ``already_reported``, ``disputed``, ``result_final``), InvalidInput
-    (``games_malformed``) or InvalidResult.
+    The match keeps the record from player 1's side. A record replaces the reported games:
+    the match keeps only the games a game-loss penalty decided, which the record must
+    include (``record_below_fixed_games``). Allowed while the match waits for a result,
+    and for the reporter to correct their own report until the opponent answers. Side
+    effects: the match (status ``reported``, games, record, ``reported_by``, version + 1),
+    a ResultReport, audit entry ``match.reported``. Raises NotAllowed
+    (``not_participant``), Conflict (``stale_version``), InvalidState
+    (``round_not_published``, ``round_closed``, ``bye``, ``already_reported``,
+    ``disputed``, ``result_final``), InvalidInput (``games_or_record``,
+    ``games_malformed``, ``record_malformed``) or InvalidResult (the engine's code, e.g.
+    ``winner_required`` for a drawn record in a top cut).
     """
+    if (games is None) == (record is None):
+        raise InvalidInput("games_or_record", "give either the games or the record")
     access = policy.access_for(actor, _event_of(match))
     policy.require(policy.can_report(access, match), "not_participant")
-    played = parse_games(games)
+    played = parse_games(games) if games is not None else None
+    claimed = _parse_record(record) if record is not None else None
     with transaction.atomic():
         match, round_, event = _locked_match(match, expected_version)
         policy.require(policy.can_report(access, match), "not_participant")
@@ -299,19 +349,26 @@ def report_result(match: Match, *, actor: Actor, games: Iterable, expected_versi
             raise InvalidState("result_final", "the result is already confirmed")
         before = result_snapshot(match)
         fixed = penalty_games(match)
-        record = adjudicate(event, round_, [*parse_games(fixed), *played])
-        stored = [*fixed, *(game_data(game) for game in played)]
+        if played is not None:
+            result = adjudicate(event, round_, [*parse_games(fixed), *played])
+            stored = [*fixed, *(game_data(game) for game in played)]
+            report_games = [game_data(game) for game in played]
+        else:
+            result = _record_from_text(round_, claimed, _seat_of(access, match))
+            _record_with_fixed_games(result, fixed)
+            stored = fixed
+            report_games = []
         swap(
             match,
             expected_version=expected_version,
             actor=actor,
             kind=ReportKind.REPORT,
-            report_games=[game_data(game) for game in played],
+            report_games=report_games,
             changes={
                 "games": stored,
                 "status": MatchStatus.REPORTED,
                 "reported_by_id": access.registration_id,
-                **record_fields(record),
+                **record_fields(result),
             },
         )
         _audit(event, match, actor=actor, action="match.reported", before=before)
@@ -336,16 +393,22 @@ def dispute_result(
     expected_version: int,
     reason: str,
     games: Iterable | None = None,
+    record: str | MatchRecord | None = None,
 ) -> Match:
     """The opponent of the reporter disputes the reported result, with a reason and
-    optionally their own account of the games (kept in the ResultReport; the match keeps
-    the reported record until a judge decides with :func:`override_result`).
+    optionally their own account: the games, or the record from their own side. Their
+    account is kept in the ResultReport (its ``record``: theirs, from player 1's side);
+    the match keeps the reported record until a judge decides with
+    :func:`override_result`.
 
     Side effects: status ``disputed``, version + 1, a ResultReport, audit entry
     ``match.disputed``. Raises as :func:`confirm_result`, plus InvalidInput
-    (``reason_required``, ``games_malformed``) or InvalidResult for their games.
+    (``reason_required``, ``games_or_record``, ``games_malformed``,
+    ``record_malformed``) or InvalidResult for their games or record.
     """
     reason = require_reason(reason)
+    if games is not None and record is not None:
+        raise InvalidInput("games_or_record", "give either the games or the record")
     return _answer(
         match,
         actor=actor,
@@ -353,10 +416,13 @@ def dispute_result(
         confirm=False,
         reason=reason,
         games=None if games is None else parse_games(games),
+        record=None if record is None else _parse_record(record),
     )
 
 
-def _answer(match, *, actor, expected_version, confirm, reason="", games=None) -> Match:
+def _answer(
+    match, *, actor, expected_version, confirm, reason="", games=None, record=None
+) -> Match:
     access = policy.access_for(actor, _event_of(match))
     policy.require(policy.is_participant(access, match), "not_participant")
     with transaction.atomic():
@@ -367,9 +433,14 @@ def _answer(match, *, actor, expected_version, confirm, reason="", games=None) -
             raise InvalidState("not_reported", f"the match is {match.status}", current=match.status)
         policy.require(policy.can_answer_report(access, match), "own_report")
         report_games = None
+        claimed = None
+        fixed = penalty_games(match)
         if games is not None:
-            adjudicate(event, round_, [*parse_games(penalty_games(match)), *games])
+            claimed = adjudicate(event, round_, [*parse_games(fixed), *games])
             report_games = [game_data(game) for game in games]
+        elif record is not None:
+            claimed = _record_from_text(round_, record, _seat_of(access, match))
+            _record_with_fixed_games(claimed, fixed)
         before = result_snapshot(match)
         status = MatchStatus.CONFIRMED if confirm else MatchStatus.DISPUTED
         swap(
@@ -378,6 +449,7 @@ def _answer(match, *, actor, expected_version, confirm, reason="", games=None) -
             actor=actor,
             kind=ReportKind.CONFIRM if confirm else ReportKind.DISPUTE,
             report_games=report_games,
+            report_record=str(claimed) if claimed is not None else None,
             reason=reason,
             changes={"status": status},
         )
