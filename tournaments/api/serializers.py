@@ -233,13 +233,34 @@ class VersionInputSerializer(serializers.Serializer):
 
 
 class ReportInputSerializer(VersionInputSerializer):
-    games = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    """Either ``games`` or ``record`` (one tap: the result from the reporter's side)."""
+
+    games = serializers.ListField(
+        child=serializers.DictField(),
+        allow_empty=False,
+        required=False,
+        help_text="Each game as it ended (`end`, `hp`, `deck`, `conceded`, `penalized`; "
+        "pairs are player 1, player 2); the engine decides the record. Or give `record`.",
+    )
+    record = serializers.CharField(
+        required=False,
+        max_length=10,
+        help_text="Instead of games: the result from **your own** side, wins-losses[-draws], "
+        'e.g. `"2-1"` (you won two games to one), `"1-2"`, `"1-1-1"`, `"0-0-3"`. Stored '
+        "from player 1's side; games a game-loss penalty decided must be included "
+        "(`record_below_fixed_games`); a top cut refuses a draw (`winner_required`).",
+    )
 
 
 class DisputeInputSerializer(VersionInputSerializer):
     reason = serializers.CharField(allow_blank=True)
     games = serializers.ListField(
         child=serializers.DictField(), required=False, help_text="Your account of the games."
+    )
+    record = serializers.CharField(
+        required=False,
+        max_length=10,
+        help_text='Instead of games: the result as you see it, from your own side (`"2-1"`).',
     )
 
 

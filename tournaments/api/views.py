@@ -640,7 +640,10 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
         return Response(s.MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(
-        summary="Report the games (either player)",
+        summary="Report the result (either player)",
+        description="Either `games` (decided by the engine) or `record` from your own side "
+        '(`{"record": "2-1", "expected_version": 1}`: you won 2-1), not both '
+        "(`games_or_record`). The opponent then confirms or disputes.",
         request=s.ReportInputSerializer,
         responses={200: s.MatchSerializer, **COMMAND_ERRORS},
     )
@@ -651,7 +654,8 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
         match = services.report_result(
             match,
             actor=request.user,
-            games=data["games"],
+            games=data.get("games"),
+            record=data.get("record"),
             expected_version=data["expected_version"],
         )
         return self._answer(match)
@@ -685,6 +689,7 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
             expected_version=data["expected_version"],
             reason=data["reason"],
             games=data.get("games"),
+            record=data.get("record"),
         )
         return self._answer(match)
 
