@@ -150,7 +150,8 @@ STORAGES = {
 MEDIA_ROOT = BASE_DIR / "media"
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "decks:deck_list"
+# The player's hub (their events and current match); a ``next`` parameter wins.
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 # Uploaded card files are kept whole in memory up to this size before Django spools them.

@@ -1,6 +1,5 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -11,6 +10,7 @@ from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
 from tournaments.api.exports import register_routes as register_export_routes
 from tournaments.api.views import register_routes as register_event_routes
+from tournaments.views_home import home
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
@@ -21,7 +21,7 @@ register_event_routes(router)
 register_export_routes(router)
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", home, name="home"),
     path("cards/", include("cardpool.urls")),
     path("decks/", include("decks.urls")),
     path("rules/", include("rules.urls")),

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import Case, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from decks.models import Deck
 
 from .engine.games import GameEnd
 from .models import PenaltyKind
@@ -30,11 +33,48 @@ CONCEDED_CHOICES = [
 
 
 class RegisterForm(forms.Form):
+    """Registration with one of the player's saved decks (of the event's game) or a
+    pasted list. Only the player's own decks are offered or accepted; the service checks
+    the chosen list against the event's format as of its date."""
+
+    deck = forms.ModelChoiceField(
+        label=_("One of my decks"),
+        queryset=None,
+        required=False,
+        empty_label=_("— paste a list instead —"),
+    )
     decklist = forms.CharField(
         label=_("Decklist"),
+        required=False,
         widget=forms.Textarea(attrs={"rows": 14, "cols": 40}),
         help_text=_("One card per line, e.g. “4 森原 さとみ”. It is checked at once."),
     )
+
+    def __init__(self, *args, user, event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["deck"]
+        # The event's own format first, then the game's other formats.
+        field.queryset = (
+            Deck.objects.filter(owner=user, format__game_id=event.format.game_id)
+            .select_related("format")
+            .annotate(
+                other_format=Case(
+                    When(format_id=event.format_id, then=Value(0)),
+                    default=Value(1),
+                    output_field=IntegerField(),
+                )
+            )
+            .order_by("other_format", "-updated_at", "-id")
+        )
+        field.label_from_instance = lambda deck: f"{deck.name} ({deck.format.name})"
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("deck") and not (cleaned.get("decklist") or "").strip():
+            raise forms.ValidationError(
+                _("Choose one of your decks or paste a decklist."), code="decklist_missing"
+            )
+        return cleaned
 
 
 class ReportResultForm(forms.Form):

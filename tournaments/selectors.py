@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     IntegerField,
     OuterRef,
@@ -33,6 +34,7 @@ from .models import (
     Event,
     EventRevision,
     EventStaff,
+    EventState,
     Match,
     MatchStatus,
     Penalty,
@@ -270,3 +272,129 @@ def staff_list(user, event: Event, access: EventAccess | None = None) -> QuerySe
 
 def audit_log(user, event: Event, access: EventAccess | None = None) -> QuerySet[AuditEntry]:
     return policy.audit_entries_visible_to(user, event, access).select_related("actor")
+
+
+# --- the player's hub ----------------------------------------------------------------------
+
+LEFT_STATUSES = (RegistrationStatus.DROPPED, RegistrationStatus.DISQUALIFIED)
+
+
+def entrants_filter(prefix: str = "") -> Q:
+    """Who counts as a player of the event (``prefix``: the path to the registration,
+    e.g. ``"registrations__"`` from the event): everyone seated now, and everyone who left
+    after being paired (a drop or a disqualification in round 2 still played rounds 1 and
+    2). Not the waitlist, not a withdrawal before round 1 (MTR 2.10: not in the finish
+    order)."""
+    return Q(**{f"{prefix}status": RegistrationStatus.REGISTERED}) | Q(
+        **{f"{prefix}status__in": LEFT_STATUSES, f"{prefix}dropped_after_round__gte": 1}
+    )
+
+
+# Events a player may still come to: registration open, or under way.
+CURRENT_EVENT_STATES = (EventState.REGISTRATION_OPEN, EventState.RUNNING, EventState.TOP_CUT)
+LIVE_EVENT_STATES = (EventState.RUNNING, EventState.TOP_CUT)
+# How many live and upcoming events the home page lists (the events page lists them all).
+HOME_EVENTS = 12
+
+
+def event_with_counts(event: Event) -> Event:
+    """The event again with its format and organizer, and its numbers of players
+    (``entrant_count``: :func:`entrants_filter`), of those who dropped after playing
+    (``dropped_count``) and of the waitlist (``waitlisted_count``): one query."""
+    return (
+        Event.objects.select_related("format", "organizer")
+        .annotate(
+            entrant_count=Count("registrations", filter=entrants_filter("registrations__")),
+            dropped_count=Count(
+                "registrations",
+                filter=Q(
+                    registrations__status=RegistrationStatus.DROPPED,
+                    registrations__dropped_after_round__gte=1,
+                ),
+            ),
+            waitlisted_count=Count(
+                "registrations",
+                filter=Q(registrations__status=RegistrationStatus.WAITLISTED),
+            ),
+        )
+        .get(pk=event.pk)
+    )
+
+
+def home_events(user) -> list[Event]:
+    """Live events (Swiss rounds or top cut) then upcoming ones (registration open), the
+    sooner first, with format, game and the number of players (``entrant_count``): one
+    query."""
+    live_first = Case(
+        When(state__in=LIVE_EVENT_STATES, then=Value(0)),
+        default=Value(1),
+        output_field=IntegerField(),
+    )
+    return list(
+        policy.events_visible_to(user)
+        .filter(state__in=CURRENT_EVENT_STATES)
+        .select_related("format__game")
+        .annotate(
+            entrant_count=Count("registrations", filter=entrants_filter("registrations__")),
+            live_first=live_first,
+        )
+        .order_by("live_first", "date", "id")[:HOME_EVENTS]
+    )
+
+
+def my_current_registrations(user) -> list[Registration]:
+    """The user's registrations (registered or waitlisted) in events still to come or
+    under way, each with its event (and format) and ``current_match``: the match of the
+    latest published round, players loaded, or None. Two queries, whatever the number of
+    events."""
+    if user is None or not user.is_authenticated:
+        return []
+    latest = (
+        Match.objects.filter(participants__registration=OuterRef("pk"))
+        .exclude(round__status=RoundStatus.DRAFT)
+        .order_by("-round__number")
+        .values("pk")[:1]
+    )
+    registrations = list(
+        Registration.objects.filter(
+            player=user,
+            status__in=(RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED),
+            event__state__in=CURRENT_EVENT_STATES,
+        )
+        .select_related("event__format")
+        .defer(*DECK_FIELDS)
+        .annotate(current_match_id=Subquery(latest))
+        .order_by("event__date", "event_id")
+    )
+    wanted = [r.current_match_id for r in registrations if r.current_match_id is not None]
+    matches = {}
+    if wanted:
+        matches = {
+            match.pk: match
+            for match in Match.objects.filter(pk__in=wanted)
+            .select_related("round", "player1__player", "player2__player")
+            .defer(*SEAT_DECK_FIELDS)
+        }
+    for registration in registrations:
+        registration.current_match = matches.get(registration.current_match_id)
+    return registrations
+
+
+def my_staff_events(user) -> list[Event]:
+    """Events the user runs (organizer or on the staff) that are not finished, drafts
+    included: one query."""
+    if user is None or not user.is_authenticated:
+        return []
+    on_staff = EventStaff.objects.filter(event=OuterRef("pk"), user=user)
+    return list(
+        Event.objects.filter(Q(organizer=user) | Exists(on_staff))
+        .exclude(state=EventState.FINISHED)
+        .select_related("format")
+        .order_by("date", "id")
+    )
+
+
+def my_registration_status(registration_id: int) -> Registration | None:
+    """The viewer's own registration for their status panel (the decklist text left out,
+    its report kept: the panel says whether the list is legal): one query."""
+    return Registration.objects.filter(pk=registration_id).defer("deck_text").first()

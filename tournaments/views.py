@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -29,6 +30,7 @@ from .models import EventState, MatchStatus, RegistrationStatus, RoundStatus
 from .result_texts import engine_error_text
 from .services.errors import NotAllowed, TournamentError
 from .services.standings import TIEBREAK_LABELS
+from .views_home import registration_closed
 
 # Texts for the service error codes a user meets on these pages; other codes fall back to
 # the service's English message.
@@ -301,15 +303,22 @@ def _labelled(counts, choices, missing_label):
 
 @login_required
 def register(request, pk: int):
-    """Register with a pasted decklist. An illegal deck shows the full report and
-    registers nothing."""
-    event, _access = _event_and_access(request, pk)
-    form = RegisterForm(request.POST or None)
+    """Register with one of the player's saved decks or a pasted decklist (the service
+    checks either against the event's format as of its date). An illegal deck shows the
+    full report and registers nothing. Once registration is closed (not open yet, past
+    its deadline, the event under way or over) the page says why and shows no form."""
+    event, access = _event_and_access(request, pk)
+    closed = registration_closed(event, timezone.now())
+    form = RegisterForm(request.POST or None, user=request.user, event=event)
     report = None
     if request.method == "POST" and form.is_valid():
+        deck = form.cleaned_data["deck"]
         try:
             services.register_player(
-                event, actor=request.user, deck_text=form.cleaned_data["decklist"]
+                event,
+                actor=request.user,
+                deck=deck,
+                deck_text=None if deck else form.cleaned_data["decklist"],
             )
         except services.DeckIllegal as error:
             report = error.report
@@ -327,6 +336,9 @@ def register(request, pk: int):
         {
             "event": event,
             "form": form,
+            "closed": closed,
+            "registered": access.registration_id is not None,
+            "has_decks": form.fields["deck"].queryset.exists(),
             "report": report,
             "format": event.format,
             "type_counts": _labelled(report.by_type, CardType, _("unknown type")) if report else [],

@@ -15,14 +15,21 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.views.decorators.http import require_safe
 
 from . import pagecache, policy, selectors, snapshots
-from .models import EventState, Registration, RegistrationStatus, RoundStatus
+from .models import RoundStatus
 from .services.standings import TIEBREAK_LABELS
-from .views import _working, percent, positive_int_param
+from .views import ACTIVE_STATUSES, OPEN_EVENT_STATES, _working, percent, positive_int_param
+from .views_home import (
+    REGISTRATION_BADGES,
+    STATE_BADGES,
+    match_summary,
+    registration_closed,
+)
 
 # Longest search text looked at (a name or a table number).
 QUERY_LENGTH = 100
@@ -70,37 +77,75 @@ def _pager(number: int, count: int, size: int = snapshots.PAGE_SIZE) -> dict:
 def _event_facts(event, access: policy.EventAccess, decklists_public: bool) -> str:
     """The event's facts and the rounds ``access`` may see."""
     rounds = policy.rounds_visible_to(None, event, access).order_by("number")
-    registered = Registration.objects.filter(
-        event=event, status=RegistrationStatus.REGISTERED
-    ).count()
     return render_to_string(
         "tournaments/_event_facts.html",
         {
-            "event": event,
-            "registered": registered,
+            "event": selectors.event_with_counts(event),
+            "state_badge": STATE_BADGES.get(event.state, "badge--muted"),
             "rounds": list(rounds),
             "decklists_public": decklists_public,
         },
     )
 
 
+def _my_status(event, access: policy.EventAccess) -> str:
+    """The viewer's own panel: registration, decklist, current match. Two queries (the
+    registration, the match); built once per revision for each player."""
+    registration = selectors.my_registration_status(access.registration_id)
+    if registration is None:
+        return ""
+    report = registration.deck_report or {}
+    match = selectors.current_match(registration.pk)
+    return render_to_string(
+        "tournaments/_my_status.html",
+        {
+            "event": event,
+            "registration": registration,
+            "status_badge": REGISTRATION_BADGES.get(registration.status, "badge--muted"),
+            "deck_legal": report.get("legal"),
+            "active": registration.status in ACTIVE_STATUSES,
+            "can_change_decklist": registration.status in ACTIVE_STATUSES
+            and event.state in OPEN_EVENT_STATES,
+            "current": match_summary(event, match, registration.pk),
+        },
+    )
+
+
 @require_safe
 def event_detail(request, pk: int):
+    """The event page: a signed-in player's own status first (registration, decklist,
+    current match with one tap to it), then the facts and rounds (one block per revision
+    and language, shared by every viewer but the staff). One query for everyone, and
+    two more for a player when their panel is not cached yet."""
     event, access = selectors.viewed_event(request.user, pk)
     revision = snapshots.revision_of(event).number
     decklists_public = policy.decklists_public(event)
+    closed = registration_closed(event, timezone.now())
     tag = pagecache.etag(
-        request, "event", event.pk, revision, decklists_public, *pagecache.viewer_parts(request)
+        request,
+        "event",
+        event.pk,
+        revision,
+        decklists_public,
+        closed is None,
+        *pagecache.viewer_parts(request),
     )
     if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
+    language = get_language()
     # Staff see draft rounds too: their block is their own, not the shared one.
     if access.is_staff:
         facts = _event_facts(event, access, decklists_public)
     else:
         facts = pagecache.get_or_build(
-            pagecache.key("event", event.pk, revision, get_language(), decklists_public),
+            pagecache.key("event", event.pk, revision, language, decklists_public),
             lambda: _event_facts(event, PUBLIC, decklists_public),
+        )
+    my_status = ""
+    if access.registration_id is not None:
+        my_status = pagecache.get_or_build(
+            pagecache.key("event-mine", event.pk, revision, language, access.registration_id),
+            lambda: _my_status(event, access),
         )
     response = render(
         request,
@@ -108,10 +153,14 @@ def event_detail(request, pk: int):
         {
             "event": event,
             "access": access,
-            "facts": mark_safe(facts),  # rendered by our own template, escaped there
-            "can_register": event.state == EventState.REGISTRATION_OPEN
+            # both rendered by our own templates, escaped there
+            "facts": mark_safe(facts),
+            "my_status": mark_safe(my_status),
+            "champion": snapshots.champion(event),
+            "can_register": closed is None
             and access.registration_id is None
             and not access.is_staff,
+            "registration_closed": closed if access.registration_id is None else None,
         },
     )
     return pagecache.finish(response, tag, weak=True)

@@ -54,11 +54,11 @@ def test_event_page_shows_state_format_date_counts(client_for, event_after_round
     assert response.status_code == 200
     body = text_of(response)
     assert "<h1>Spring Open</h1>" in body
-    assert '<span class="badge">Swiss rounds</span>' in body
+    assert '<span class="badge badge--ok">Swiss rounds</span>' in body
     assert "2026-05-16" in body
     assert escape(str(event.format)) in body
-    # eight registered, one dropped: seven seats taken of 16
-    assert "7 of 16 seats taken" in body
+    # eight players, one of whom dropped after round 2 (still a player of the event)
+    assert "<dt>Players</dt><dd>8 players · 1 dropped</dd>" in body
     for number in (1, 2, 3):
         assert reverse("tournaments:pairings", args=[event.pk, number]) in body
     assert reverse("tournaments:standings", args=[event.pk]) in body
