@@ -86,7 +86,8 @@ def test_home_for_a_visitor_lists_live_and_upcoming_events(
     for name in ("decks:check", "cardpool:card_list", "rules:index", "signup", "login"):
         assert f'href="{reverse(name)}"' in body
     live = section(body, "live-events")
-    assert f'<a href="{reverse("tournaments:event_detail", args=[event.pk])}">Summer Cup</a>' in live
+    page = reverse("tournaments:event_detail", args=[event.pk])
+    assert f'<a href="{page}">Summer Cup</a>' in live
     assert '<span class="badge badge--ok">Swiss rounds</span>' in live
     assert "<dt>Players</dt><dd>4 players</dd>" in live
     assert "<dt>Date</dt><dd>2026-05-16</dd>" in live
@@ -184,7 +185,8 @@ def test_home_staff_see_the_events_they_run(client_for, staffed_event, judge, ou
     organizer_body = text_of(client_for(staffed_event.organizer).get(HOME))
     run = section(organizer_body, "events-i-run")
     for event in (staffed_event, draft):
-        assert f'href="{reverse("tournaments:dashboard", args=[event.pk])}">Staff dashboard</a>' in run
+        dashboard = reverse("tournaments:dashboard", args=[event.pk])
+        assert f'href="{dashboard}">Staff dashboard</a>' in run
     judge_run = section(text_of(client_for(judge).get(HOME)), "events-i-run")
     assert reverse("tournaments:dashboard", args=[staffed_event.pk]) in judge_run
     assert reverse("tournaments:dashboard", args=[draft.pk]) not in judge_run
@@ -278,7 +280,7 @@ def test_event_page_panel_of_a_dropped_player(client_for, event_after_round_3):
 def test_event_page_panel_costs_at_most_three_queries(
     client_for, round_one, django_assert_max_num_queries, django_assert_num_queries
 ):
-    event, match, player1, _player2 = round_one
+    event, _match, player1, _player2 = round_one
     url = reverse("tournaments:event_detail", args=[event.pk])
     client_for().get(url)  # the shared facts are cached
     client = client_for(player1)
@@ -303,7 +305,7 @@ def test_event_page_panel_follows_a_report(client_for, round_one):
 
 
 @pytest.mark.parametrize(
-    "state, reason",
+    ("state", "reason"),
     [
         ("running", "Registration is closed: the event has started."),
         ("finished", "Registration is closed: the event is over."),
@@ -359,9 +361,7 @@ def test_event_page_counts_registered_and_waitlisted(
     registrations = register_all(event, players)
     services.drop_player(registrations[3], actor=players[3])  # a waitlisted player withdraws
     body = text_of(client_for().get(reverse("tournaments:event_detail", args=[event.pk])))
-    assert (
-        "<dt>Players</dt><dd>2 players registered · capacity 2 · 1 on the waitlist</dd>" in body
-    )
+    assert "<dt>Players</dt><dd>2 players registered · capacity 2 · 1 on the waitlist</dd>" in body
     services.drop_player(registrations[0], actor=players[0])  # a seat frees: promoted
     body = text_of(client_for().get(reverse("tournaments:event_detail", args=[event.pk])))
     assert "<dt>Players</dt><dd>2 players registered · capacity 2</dd>" in body
@@ -386,7 +386,7 @@ def test_event_page_counts_a_withdrawal_before_round_one_out(
 
 def test_register_page_offers_only_my_decks(client_for, staffed_event, outsider, crossover):
     mine, _ = deck_services.save_deck(owner=outsider, fmt=crossover, name="Fire", text=LEGAL_DECK)
-    other, _ = deck_services.save_deck(
+    deck_services.save_deck(
         owner=staffed_event.organizer, fmt=crossover, name="Not Yours", text=LEGAL_DECK
     )
     body = text_of(
