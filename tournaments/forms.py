@@ -25,12 +25,6 @@ GAME_END_CHOICES = [
     (GameEnd.CONCESSION.value, _("A player conceded")),
 ]
 
-CONCEDED_CHOICES = [
-    ("", _("nobody")),
-    ("1", pgettext_lazy("seat", "player 1")),
-    ("2", pgettext_lazy("seat", "player 2")),
-]
-
 
 class RegisterForm(forms.Form):
     """Registration with one of the player's saved decks (of the event's game) or a
@@ -79,13 +73,20 @@ class RegisterForm(forms.Form):
 
 class ReportResultForm(forms.Form):
     """Up to three games, each as the engine reads it: how it ended, HP and cards left in
-    the deck per player, and who conceded. Unused games stay "not played"."""
+    the deck per player, and who conceded. Unused games stay "not played". Every number
+    is optional here: the engine asks for HP or deck counts only where the ending needs
+    them (:data:`NEEDS`), and the page hides the others when scripts run."""
 
     expected_version = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(self, *args, player1: str = "", player2: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.game_numbers = range(1, MAX_GAMES + 1)
+        conceded_choices = [
+            ("", _("nobody")),
+            ("1", player1 or pgettext_lazy("seat", "player 1")),
+            ("2", player2 or pgettext_lazy("seat", "player 2")),
+        ]
         for number in self.game_numbers:
             self.fields[f"game{number}_end"] = forms.ChoiceField(
                 label=_("Game %(number)s: how it ended") % {"number": number},
@@ -102,7 +103,7 @@ class ReportResultForm(forms.Form):
                     required=False,
                 )
             self.fields[f"game{number}_conceded"] = forms.ChoiceField(
-                label=_("Who conceded"), choices=CONCEDED_CHOICES, required=False
+                label=_("Who conceded"), choices=conceded_choices, required=False
             )
 
     def game_rows(self):
@@ -127,13 +128,13 @@ class ReportResultForm(forms.Form):
                 continue
             game = {"end": end}
             hp = [data.get(f"game{number}_hp1"), data.get(f"game{number}_hp2")]
-            if hp != [None, None]:
+            if hp != [None, None] and NEEDS["hp"].get(end, True):
                 game["hp"] = hp
             deck = [data.get(f"game{number}_deck1"), data.get(f"game{number}_deck2")]
-            if deck != [None, None]:
+            if deck != [None, None] and NEEDS["deck"].get(end, True):
                 game["deck"] = deck
             conceded = data.get(f"game{number}_conceded")
-            if conceded:
+            if conceded and end == GameEnd.CONCESSION:
                 game["conceded"] = [conceded == "1", conceded == "2"]
             games.append(game)
         if not games:
@@ -142,10 +143,39 @@ class ReportResultForm(forms.Form):
         return data
 
 
+# Which numbers each ending reads (rulebook 4−1−2): the page shows only these when scripts
+# run, and the form passes on only these (a number left in a hidden field is not sent to
+# the engine). A time-out reads HP only where more HP wins (the page knows the round's
+# policy); concessions read neither.
+NEEDS = {
+    "hp": {
+        GameEnd.HP_ZERO.value: True,
+        GameEnd.DECK_EMPTY.value: True,  # the winner's HP must not be 0 too
+        GameEnd.SIMULTANEOUS.value: True,
+        GameEnd.TIME.value: True,  # only under "more HP wins"; harmless under a draw
+        GameEnd.CONCESSION.value: False,
+    },
+    "deck": {
+        GameEnd.HP_ZERO.value: True,  # the winner's deck must not be empty too
+        GameEnd.DECK_EMPTY.value: True,
+        GameEnd.SIMULTANEOUS.value: True,
+        GameEnd.TIME.value: False,
+        GameEnd.CONCESSION.value: False,
+    },
+}
+
+
 class VersionForm(forms.Form):
     """Confirming a reported result: the version of the match the player saw."""
 
     expected_version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class QuickReportForm(VersionForm):
+    """One tap: the result from the reporter's own side, e.g. "2-1" (the service reads
+    and checks it)."""
+
+    record = forms.CharField(max_length=10)
 
 
 class DisputeForm(VersionForm):
@@ -153,6 +183,7 @@ class DisputeForm(VersionForm):
         label=_("What is wrong with the reported result?"),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    record = forms.CharField(label=_("Your result (optional)"), max_length=10, required=False)
 
 
 # --- pages about players -------------------------------------------------------------

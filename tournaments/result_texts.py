@@ -1,6 +1,7 @@
-"""What the pages say when the engine refuses reported games or a match record: one
-translatable text per engine code (``tournaments.engine.games``), with the game number
-when the engine names one. The engine's own messages stay English, for logs and the API."""
+"""What the pages say about results: when the engine refuses reported games or a match
+record, one translatable text per engine code (``tournaments.engine.games``), with the
+game number when the engine names one (the engine's own messages stay English, for logs
+and the API); and a result or a game read from the reader's own side."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from .engine.games import GameEnd, GameOutcome, MatchOutcome, MatchRecord, record_for_seat
 
 ENGINE_TEXTS = {
     "hp_not_a_number": _("Enter both players' HP as whole numbers."),
@@ -65,3 +68,126 @@ def engine_error_text(error) -> str | None:
     if number:
         return gettext("Game %(number)s: %(text)s") % {"number": number.group(1), "text": text}
     return str(text)
+
+
+# --- results read from the reader's side ---------------------------------------------------
+# A record is stored from player 1's side; every text below turns it to the side of the
+# one reading it (``seat`` 1 or 2), or to the winner's side for a spectator.
+
+EN_DASH = "\u2013"
+
+
+def score(record: MatchRecord) -> str:
+    """``2–1``, or ``1–1–1`` when a game was drawn (wins–losses[–draws])."""
+    parts = [record.wins, record.losses] + ([record.draws] if record.draws else [])
+    return EN_DASH.join(str(part) for part in parts)
+
+
+def choice_label(record: MatchRecord) -> str:
+    """A one-tap choice, ``record`` from the reporter's side: "2–1 win", "Draw 1–1–1"."""
+    outcome = record.outcome
+    if outcome is MatchOutcome.PLAYER1:
+        return gettext("%(score)s win") % {"score": score(record)}
+    if outcome is MatchOutcome.PLAYER2:
+        return gettext("%(score)s loss") % {"score": score(record)}
+    return gettext("Draw %(score)s") % {"score": score(record)}
+
+
+def report_label(record: MatchRecord) -> str:
+    """The confirming button of a choice: "Report 2–1 win"."""
+    outcome = record.outcome
+    if outcome is MatchOutcome.PLAYER1:
+        return gettext("Report %(score)s win") % {"score": score(record)}
+    if outcome is MatchOutcome.PLAYER2:
+        return gettext("Report %(score)s loss") % {"score": score(record)}
+    return gettext("Report draw %(score)s") % {"score": score(record)}
+
+
+def reader_result(record: MatchRecord, seat: int) -> str:
+    """The result to a player of the match: "You won 2–1", "You lost 0–2", "Drawn 1–1–1"."""
+    own = record_for_seat(record, seat)
+    outcome = own.outcome
+    if outcome is MatchOutcome.PLAYER1:
+        return gettext("You won %(score)s") % {"score": score(own)}
+    if outcome is MatchOutcome.PLAYER2:
+        return gettext("You lost %(score)s") % {"score": score(own)}
+    return gettext("Drawn %(score)s") % {"score": score(own)}
+
+
+def confirm_label(record: MatchRecord, seat: int) -> str:
+    """The opponent's one tap: "Confirm: you lost 1–2"."""
+    own = record_for_seat(record, seat)
+    outcome = own.outcome
+    if outcome is MatchOutcome.PLAYER1:
+        return gettext("Confirm: you won %(score)s") % {"score": score(own)}
+    if outcome is MatchOutcome.PLAYER2:
+        return gettext("Confirm: you lost %(score)s") % {"score": score(own)}
+    return gettext("Confirm: drawn %(score)s") % {"score": score(own)}
+
+
+def spectator_result(record: MatchRecord, names: tuple[str, str]) -> str:
+    """The result to anyone else, from the winner's side: "Alice won 2–1 against Bob"."""
+    outcome = record.outcome
+    if outcome is MatchOutcome.DRAW:
+        return gettext("%(player1)s and %(player2)s drew %(score)s") % {
+            "player1": names[0],
+            "player2": names[1],
+            "score": score(record),
+        }
+    winner = 1 if outcome is MatchOutcome.PLAYER1 else 2
+    return gettext("%(winner)s won %(score)s against %(loser)s") % {
+        "winner": names[winner - 1],
+        "loser": names[2 - winner],
+        "score": score(record_for_seat(record, winner)),
+    }
+
+
+def _who_won(outcome: GameOutcome, seat: int | None, names) -> str:
+    if outcome is GameOutcome.DRAW:
+        return gettext("drawn")
+    if outcome is GameOutcome.UNDECIDED:
+        return gettext("undecided (a judge decides)")
+    winner = 1 if outcome is GameOutcome.PLAYER1 else 2
+    if seat is None:
+        return gettext("%(name)s won") % {"name": names[winner - 1]}
+    return gettext("you won") if winner == seat else gettext("you lost")
+
+
+def _how(game: dict, loser: int | None, seat: int | None, names) -> str:
+    """How a game ended, naming the player it ended against (``loser``, a seat)."""
+    end = game.get("end")
+    if end == GameEnd.SIMULTANEOUS:
+        return gettext("both at once")
+    if end == GameEnd.TIME:
+        if loser is not None:
+            return gettext("time ran out, more HP wins")
+        return gettext("time ran out")
+    if loser is None:
+        return ""
+    own = loser == seat
+    name = {"name": names[loser - 1]}
+    if end == GameEnd.HP_ZERO:
+        return gettext("your HP reached 0") if own else gettext("%(name)s's HP reached 0") % name
+    if end == GameEnd.DECK_EMPTY:
+        return gettext("your deck ran out") if own else gettext("%(name)s's deck ran out") % name
+    if end == GameEnd.CONCESSION:
+        return gettext("you conceded") if own else gettext("%(name)s conceded") % name
+    if end == GameEnd.PENALTY:
+        if own:
+            return gettext("you received a game loss (penalty)")
+        return gettext("%(name)s received a game loss (penalty)") % name
+    return ""
+
+
+def game_line(number: int, game: dict, outcome: GameOutcome, seat: int | None, names) -> str:
+    """One game from the reader's side: "Game 1: you won — Bob's HP reached 0"."""
+    loser = {GameOutcome.PLAYER1: 2, GameOutcome.PLAYER2: 1}.get(outcome)
+    result = _who_won(outcome, seat, names)
+    how = _how(game, loser, seat, names)
+    if not how:
+        return gettext("Game %(number)s: %(result)s") % {"number": number, "result": result}
+    return gettext("Game %(number)s: %(result)s — %(how)s") % {
+        "number": number,
+        "result": result,
+        "how": how,
+    }

@@ -18,15 +18,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from cardpool.models import CardType, Element
 
-from . import pagecache, policy, selectors, services, snapshots
-from .forms import DisputeForm, RegisterForm, ReportResultForm, VersionForm
-from .models import EventState, MatchStatus, RegistrationStatus, RoundStatus
+from . import pagecache, policy, result_texts, selectors, services, snapshots
+from .engine.errors import EngineError
+from .engine.games import (
+    MatchOutcome,
+    MatchRecord,
+    adjudicate_game,
+    possible_records,
+    record_for_seat,
+)
+from .forms import DisputeForm, QuickReportForm, RegisterForm, ReportResultForm, VersionForm
+from .models import EventState, MatchStatus, RegistrationStatus, RoundStage, RoundStatus
 from .result_texts import engine_error_text
 from .services.errors import NotAllowed, TournamentError
 from .services.standings import TIEBREAK_LABELS
@@ -350,37 +358,154 @@ def register(request, pk: int):
 
 
 def _player_match_context(request, event, access, match, **extra):
-    return {
-        "event": event,
-        "match": match,
-        "access": access,
-        "is_player1": match is not None and access.registration_id == match.player1_id,
-        "can_report": match is not None
+    """Everything the match's body shows (``_match_body.html``), from the reader's side:
+    the reader's seat (None for a spectator), the result and each game as the reader
+    reads them, and which actions they have. No queries beyond the loaded match."""
+    if match is None:
+        return {"event": event, "match": None, "access": access, **extra}
+    seat = (
+        1
+        if access.registration_id == match.player1_id
+        else 2
+        if access.registration_id is not None and access.registration_id == match.player2_id
+        else None
+    )
+    names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
+    record = None if match.wins is None else MatchRecord(match.wins, match.losses, match.draws)
+    open_round = match.round.status in (RoundStatus.PUBLISHED, RoundStatus.RUNNING)
+    can_report = (
+        seat is not None
         and not match.is_bye
-        and policy.can_report(access, match)
-        and match.round.status in (RoundStatus.PUBLISHED, RoundStatus.RUNNING)
+        and open_round
         and (
             match.status == MatchStatus.PENDING
             or (
                 match.status == MatchStatus.REPORTED
                 and match.reported_by_id == access.registration_id
             )
-        ),
-        "can_answer": match is not None
+        )
+    )
+    can_answer = (
+        seat is not None
+        and open_round
         and match.status == MatchStatus.REPORTED
-        and policy.can_answer_report(access, match),
-        "ends_at": match.round.ends_at(event.round_minutes) if match else None,
+        and policy.can_answer_report(access, match)
+    )
+    if record is None:
+        result = ""
+    elif seat is not None:
+        result = result_texts.reader_result(record, seat)
+    elif match.is_bye:
+        result = _("%(name)s has a bye") % {"name": names[0]}
+    else:
+        result = result_texts.spectator_result(record, names)
+    round_ends_at = match.round.ends_at(event.round_minutes)
+    context = {
+        "event": event,
+        "match": match,
+        "access": access,
+        "seat": seat,
+        "names": names,
+        "opponent": None if seat is None else names[2 - seat],
+        "result": result,
+        "status_badge": STATUS_BADGES.get(match.status, "badge--muted"),
+        "reported_by_me": match.status == MatchStatus.REPORTED
+        and match.reported_by_id is not None
+        and match.reported_by_id == access.registration_id,
+        "games": _game_lines(event, match, seat, names),
+        "can_report": can_report,
+        "can_answer": can_answer,
+        # the round's end; _match_clock.html adds the table's extension
+        "ends_at": round_ends_at,
+        "mine": seat is not None,
         **extra,
     }
+    if can_answer and record is not None:
+        context["confirm_label"] = result_texts.confirm_label(record, seat)
+    if can_report or can_answer:
+        context["choices"] = _choices(match)
+    return context
+
+
+# The badge class of each match status (the badge's text is the status's label).
+STATUS_BADGES = {
+    MatchStatus.PENDING: "badge--muted",
+    MatchStatus.REPORTED: "badge--warn",
+    MatchStatus.CONFIRMED: "badge--ok",
+    MatchStatus.DISPUTED: "badge--bad",
+    MatchStatus.FINAL: "badge--ok",
+}
+
+
+def _game_lines(event, match, seat, names) -> list[str]:
+    """Each stored game as the reader reads it ("Game 1: you won — Bob's HP reached 0");
+    empty when the result was given as a record. The outcome is the engine's, under the
+    round's time-out policy."""
+    if not match.games:
+        return []
+    policy_ = services.results.timeout_policy(event, match.round)
+    lines = []
+    for number, game in enumerate(match.games, 1):
+        try:
+            (report,) = services.results.parse_games([game])
+            outcome = adjudicate_game(report, timeout_policy=policy_)
+        except (TournamentError, EngineError):  # stored games were accepted once
+            continue
+        lines.append(result_texts.game_line(number, game, outcome, seat, names))
+    return lines
+
+
+def _choices(match) -> list[dict]:
+    """The one-tap choices of this match's round, from the reporter's side, in three
+    groups (wins, draws, losses); losses listed in the order of the wins they mirror."""
+    top_cut = match.round.stage == RoundStage.TOP_CUT
+    groups = {outcome: [] for outcome in MatchOutcome}
+    for record in possible_records(winner_required=top_cut):
+        groups[record.outcome].append(record)
+    groups[MatchOutcome.PLAYER2].reverse()
+    titles = {
+        MatchOutcome.PLAYER1: pgettext("result", "Win"),
+        MatchOutcome.DRAW: pgettext("result", "Draw"),
+        MatchOutcome.PLAYER2: pgettext("result", "Loss"),
+    }
+    return [
+        {
+            "title": titles[outcome],
+            "outcome": str(outcome),
+            "records": [
+                {
+                    "value": f"{r.wins}-{r.losses}-{r.draws}",
+                    "label": result_texts.choice_label(r),
+                }
+                for r in groups[outcome]
+            ],
+        }
+        for outcome in (MatchOutcome.PLAYER1, MatchOutcome.DRAW, MatchOutcome.PLAYER2)
+        if groups[outcome]
+    ]
+
+
+def _chosen(request, context) -> dict | None:
+    """The choice the reporter tapped (``?report=2-1-0``), to confirm with one more tap;
+    None when there is none or it is not one of the round's choices."""
+    value = request.GET.get("report", "")
+    if not value or not context.get("can_report"):
+        return None
+    for group in context.get("choices", ()):
+        for choice in group["records"]:
+            if choice["value"] == value:
+                record = MatchRecord.parse(value)
+                return {**choice, "button": result_texts.report_label(record)}
+    return None
 
 
 @login_required
 @require_safe
 def my_match(request, pk: int):
-    """The player's match in the latest published round: opponent, table, result, and
-    the forms to report, confirm or dispute. Two queries (the event with the viewer's
-    access and revision, then the match); a phone polling it gets a 304 until the event
-    changes."""
+    """The player's match in the latest published round: the same body as the match's
+    own page (opponent, table, result and games from the player's side, and the one-tap
+    report, confirm or dispute). Two queries (the event with the viewer's access and
+    revision, then the match); a phone polling it gets a 304 until the event changes."""
     event, access = selectors.viewed_event(request.user, pk)
     revision = snapshots.revision_of(event).number
     tag = pagecache.etag(request, "my-match", event.pk, revision, *pagecache.viewer_parts(request))
@@ -398,22 +523,23 @@ def my_match(request, pk: int):
     return pagecache.finish(_my_match_page(request, event, body), tag, weak=True)
 
 
-def _my_match_body(request, event, access, match, *, token: str, report_form=None) -> str:
-    """The match and its forms, rendered with ``token`` as the forms' CSRF token."""
+def _my_match_body(
+    request, event, access, match, *, token: str, report_form=None, chosen=None
+) -> str:
+    """The match and its forms, rendered with ``token`` as the forms' CSRF token (the
+    cached "my match" body carries a sentinel, replaced per response)."""
     context = _player_match_context(request, event, access, match, csrf_token=token)
     if match is not None:
-        names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
+        names = context["names"]
         context.update(
-            names=names,
-            opponent=names[1] if context["is_player1"] else names[0],
+            chosen=chosen,
             report_form=report_form
             or ReportResultForm(
                 initial={"expected_version": match.version},
                 player1=names[0],
                 player2=names[1] or "",
             ),
-            confirm_form=VersionForm(initial={"expected_version": match.version}),
-            dispute_form=DisputeForm(initial={"expected_version": match.version}),
+            timeout_policy=services.results.timeout_policy(event, match.round).value,
         )
     return render_to_string("tournaments/_my_match_body.html", context)
 
@@ -430,21 +556,86 @@ def _my_match_page(request, event, body: str, status: int = 200):
 
 
 def _visible_match(request, event, access, match_id: int):
+    """The match if the user may see its round (else 404): published rounds for anyone
+    who may see the event, draft rounds for its staff only (``policy.can_view_round``,
+    taken in SQL by ``matches_visible_to``). One query."""
     return get_object_or_404(
-        policy.matches_visible_to(request.user, event, access).select_related(
-            "round", "player1__player", "player2__player"
-        ),
+        policy.matches_visible_to(request.user, event, access)
+        .select_related("round", "player1__player", "player2__player")
+        .defer(*selectors.SEAT_DECK_FIELDS),
         pk=match_id,
     )
+
+
+def _match_page(request, event, access, match, *, report_form=None, status: int = 200):
+    chosen = None
+    if report_form is None:
+        context = _player_match_context(request, event, access, match)
+        chosen = _chosen(request, context)
+    body = _my_match_body(
+        request,
+        event,
+        access,
+        match,
+        token=get_token(request),
+        report_form=report_form,
+        chosen=chosen,
+    )
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            "event": event,
+            "match": match,
+            "body": mark_safe(body),  # rendered by our own templates, escaped there
+            "is_staff": access.is_staff,
+        },
+        status=status,
+    )
+
+
+@require_safe
+def match_page(request, pk: int, match_id: int):
+    """The page of one match (the QR code on its slip leads here): who plays at which
+    table in which round, the result and the games from the reader's side, and for its
+    players the one-tap report (``?report=2-1-0`` shows the confirming button), the
+    opponent's confirm or dispute. Anyone who may see the round may see the page."""
+    event, access = selectors.viewed_event(request.user, pk)
+    match = _visible_match(request, event, access, match_id)
+    return _match_page(request, event, access, match)
+
+
+def _to_match(event, match):
+    return redirect("tournaments:match", pk=event.pk, match_id=match.pk)
 
 
 @login_required
 @require_POST
 def report_result(request, pk: int, match_id: int):
+    """A player reports: one tap (``record`` from their own side) or the games. Back to
+    the match page with a message; a refused game-by-game form is shown again."""
     event, access = _event_and_access(request, pk)
     match = _visible_match(request, event, access, match_id)
     policy.require(policy.can_report(access, match), "not_participant")
     names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
+    seat = 1 if access.registration_id == match.player1_id else 2
+    opponent = names[2 - seat] or ""
+    if "record" in request.POST:
+        quick = QuickReportForm(request.POST)
+        if not quick.is_valid():
+            messages.error(request, _("Choose a result."))
+            return _to_match(event, match)
+        attempt(
+            request,
+            lambda: services.report_result(
+                match,
+                actor=request.user,
+                record=quick.cleaned_data["record"],
+                expected_version=quick.cleaned_data["expected_version"],
+            ),
+            lambda saved: _reported_text(saved, seat, opponent),
+        )
+        return _to_match(event, match)
     form = ReportResultForm(request.POST, player1=names[0], player2=names[1] or "")
     if form.is_valid():
         try:
@@ -459,15 +650,18 @@ def report_result(request, pk: int, match_id: int):
         except TournamentError as error:
             form.add_error(None, error_text(error))
         else:
-            messages.success(
-                request,
-                _("Reported: %(record)s. Your opponent now confirms or disputes it.")
-                % {"record": match.record_text},
-            )
-            return redirect("tournaments:my_match", pk=event.pk)
+            messages.success(request, _reported_text(match, seat, opponent))
+            return _to_match(event, match)
     match.refresh_from_db()
-    body = _my_match_body(request, event, access, match, token=get_token(request), report_form=form)
-    return _my_match_page(request, event, body, status=400)
+    return _match_page(request, event, access, match, report_form=form, status=400)
+
+
+def _reported_text(match, seat: int, opponent: str) -> str:
+    record = MatchRecord(match.wins, match.losses, match.draws)
+    return _("Reported: %(result)s. %(name)s now confirms or disputes it.") % {
+        "result": result_texts.choice_label(record_for_seat(record, seat)),
+        "name": opponent,
+    }
 
 
 @login_required
@@ -489,13 +683,23 @@ def result_preview(request, pk: int, match_id: int):
         except TournamentError as error:
             context["error"] = error_text(error)
         else:
-            winner = {"player1": names[0], "player2": names[1]}
-            context["games"] = [
-                {"number": number, "winner": winner.get(str(outcome)), "outcome": str(outcome)}
-                for number, outcome in enumerate(outcomes, 1)
+            seat = (
+                1
+                if access.registration_id == match.player1_id
+                else 2
+                if access.registration_id == match.player2_id
+                else None
+            )
+            context["lines"] = [
+                result_texts.game_line(number, game, outcome, seat, names)
+                for number, (game, outcome) in enumerate(zip(games, outcomes, strict=True), 1)
             ]
             context["record"] = str(record)
-            context["match_winner"] = winner.get(str(record.outcome))
+            context["result"] = (
+                result_texts.reader_result(record, seat)
+                if seat is not None
+                else result_texts.spectator_result(record, names)
+            )
     return render(request, "tournaments/_result_preview.html", context)
 
 
@@ -505,29 +709,31 @@ def _answer(request, pk: int, match_id: int, *, confirm: bool):
     policy.require(policy.is_participant(access, match), "not_participant")
     form = (VersionForm if confirm else DisputeForm)(request.POST)
     if form.is_valid():
-        try:
-            if confirm:
-                services.confirm_result(
+        if confirm:
+            attempt(
+                request,
+                lambda: services.confirm_result(
                     match,
                     actor=request.user,
                     expected_version=form.cleaned_data["expected_version"],
-                )
-                messages.success(request, _("Result confirmed."))
-            else:
-                services.dispute_result(
+                ),
+                _("Result confirmed."),
+            )
+        else:
+            attempt(
+                request,
+                lambda: services.dispute_result(
                     match,
                     actor=request.user,
                     expected_version=form.cleaned_data["expected_version"],
                     reason=form.cleaned_data["reason"],
-                )
-                messages.success(request, _("Result disputed: a judge will come to your table."))
-        except NotAllowed:
-            raise
-        except TournamentError as error:
-            messages.error(request, error_text(error))
+                    record=form.cleaned_data["record"] or None,
+                ),
+                _("Result disputed: a judge will come to your table."),
+            )
     else:
         messages.error(request, _("Give a reason for the dispute."))
-    return redirect("tournaments:my_match", pk=event.pk)
+    return _to_match(event, match)
 
 
 @login_required
@@ -571,11 +777,3 @@ def dashboard(request, pk: int):
             "audit": selectors.audit_log(request.user, event, access)[:AUDIT_ROWS],
         },
     )
-
-
-def match_page(request, pk: int, match_id: int):
-    """The page of one match (the QR code on its slip leads here). Stub: the reporting
-    work makes it the match's own page; for now the player's "my match"."""
-    from django.shortcuts import redirect
-
-    return redirect("tournaments:my_match", pk=pk)

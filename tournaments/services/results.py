@@ -124,7 +124,7 @@ def penalty_games(match: Match) -> list[dict]:
     return [game for game in match.games if "penalty" in game]
 
 
-def _timeout_policy(event: Event, round_: Round) -> TimeoutPolicy:
+def timeout_policy(event: Event, round_: Round) -> TimeoutPolicy:
     """The event's time-out policy for this round's stage (Swiss or top cut)."""
     if round_.stage == RoundStage.TOP_CUT:
         return TimeoutPolicy(event.top_cut_timeout_policy)
@@ -138,7 +138,7 @@ def adjudicate(event: Event, round_: Round, games: Sequence[GameReport]) -> Matc
     top_cut = round_.stage == RoundStage.TOP_CUT
     try:
         return adjudicate_match(
-            games, timeout_policy=_timeout_policy(event, round_), winner_required=top_cut
+            games, timeout_policy=timeout_policy(event, round_), winner_required=top_cut
         )
     except EngineError as exc:
         raise InvalidResult(exc) from exc
@@ -153,7 +153,7 @@ def preview_result(
     InvalidInput (``games_malformed``) or InvalidResult."""
     reports = parse_games(games)
     record = adjudicate(event, round_, reports)
-    timeout = _timeout_policy(event, round_)
+    timeout = timeout_policy(event, round_)
     return [adjudicate_game(report, timeout_policy=timeout) for report in reports], record
 
 

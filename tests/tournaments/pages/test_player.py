@@ -106,7 +106,9 @@ def test_my_match_shows_opponent_and_table(client_for, running):
     body = text_of(client_for(player1).get(reverse("tournaments:my_match", args=[event.pk])))
     assert f"<dt>Table</dt><dd>{match.table}</dd>" in body
     assert f"<dt>Opponent</dt><dd>{player2.username}</dd>" in body
-    assert "<h2>Report the games</h2>" in body
+    assert f">You vs {player2.username}</h2>" in body
+    assert ">Report the result</h2>" in body
+    assert "<summary>Report game by game</summary>" in body
     other = text_of(client_for(player2).get(reverse("tournaments:my_match", args=[event.pk])))
     assert f"<dt>Opponent</dt><dd>{player1.username}</dd>" in other
 
@@ -129,6 +131,7 @@ def test_report_confirm_flow(client_for, running):
     )
     response = client_for(player1).post(report_url, data)
     assert response.status_code == 302
+    assert response["Location"] == reverse("tournaments:match", args=[event.pk, match.pk])
     match.refresh_from_db()
     assert (match.status, match.record_text, match.outcome) == (
         MatchStatus.REPORTED,
@@ -137,8 +140,11 @@ def test_report_confirm_flow(client_for, running):
     )
     assert AuditEntry.objects.filter(action="match.reported", object_id=match.pk).count() == 1
     page = text_of(client_for(player2).get(reverse("tournaments:my_match", args=[event.pk])))
-    assert f"2-0-0 for {player1.username}" in page
-    assert "Confirm the result" in page
+    # From player 2's side, with each game.
+    assert "<strong>You lost 0–2</strong>" in page
+    assert "<li>Game 1: you lost — your HP reached 0</li>" in page
+    assert "<li>Game 2: you lost — you conceded</li>" in page
+    assert "Confirm: you lost 0–2" in page
     confirm_url = reverse("tournaments:confirm_result", args=[event.pk, match.pk])
     response = client_for(player2).post(confirm_url, {"expected_version": match.version})
     assert response.status_code == 302
@@ -153,7 +159,13 @@ def test_report_with_invalid_games_shows_engine_error(client_for, running):
     data = _games_post(match.version, {"end": "hp_zero", "hp1": 5, "hp2": 5})
     response = client_for(player1).post(url, data)
     assert response.status_code == 400
-    assert '<ul class="errors"><li>' in text_of(response)
+    body = text_of(response)
+    assert (
+        '<ul class="errors" role="alert"><li>Game 1: The ending says a player&#x27;s HP '
+        "reached 0, but neither HP is 0.</li></ul>"
+    ) in body
+    assert '<details class="match-games-form" id="report-games-' in body
+    assert "open>" in body
     match.refresh_from_db()
     assert (match.status, match.version) == (MatchStatus.PENDING, 1)
     assert not AuditEntry.objects.filter(action="match.reported").exists()

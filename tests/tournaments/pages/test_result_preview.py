@@ -29,11 +29,12 @@ def test_preview_shows_each_game_and_the_record(client_for, running):  # noqa: F
     response = preview(client_for(player2), event, match, data)
     assert response.status_code == 200
     body = response.content.decode()
-    name1, name2 = player1.username, player2.username
-    assert f"<li>Game 1: {name1} wins</li>" in body
-    assert f"<li>Game 2: {name2} wins</li>" in body
-    assert f"<li>Game 3: {name1} wins</li>" in body
-    assert f"Match record 2-1-0: {name1} wins the match." in body
+    # From the side of player 2, who fills it in.
+    name1 = player1.username
+    assert "<li>Game 1: you lost — your HP reached 0</li>" in body
+    assert f"<li>Game 2: you won — {name1}&#x27;s HP reached 0</li>" in body
+    assert "<li>Game 3: you lost — your HP reached 0</li>" in body
+    assert "This makes: You lost 1–2" in body
     match.refresh_from_db()
     assert (AuditEntry.objects.count(), ResultReport.objects.count(), match.version) == before
     assert match.status == "pending"
@@ -43,8 +44,8 @@ def test_preview_of_a_time_draw(client_for, running):  # noqa: F811
     event, match, player1, _, _ = running
     data = {"game1_end": "time", "game1_hp1": "3", "game1_hp2": "4"}
     body = preview(client_for(player1), event, match, data).content.decode()
-    assert "<li>Game 1: draw</li>" in body
-    assert "Match record 0-0-1: a draw." in body
+    assert "<li>Game 1: drawn — time ran out</li>" in body
+    assert "This makes: Drawn 0–0–1" in body
 
 
 def test_preview_names_the_engine_error(client_for, running):  # noqa: F811
@@ -55,7 +56,7 @@ def test_preview_names_the_engine_error(client_for, running):  # noqa: F811
         "These games do not make a result yet: Game 1: The ending says a player&#x27;s HP "
         "reached 0, but neither HP is 0."
     ) in body
-    assert "Match record" not in body
+    assert "This makes" not in body
 
 
 def test_preview_error_in_japanese(client_for, running):  # noqa: F811
@@ -79,7 +80,9 @@ def test_staff_may_preview(client_for, running, judge, organizer):  # noqa: F811
     event, match, _, _, _ = running
     services.add_staff(event, actor=organizer, user=judge, role=StaffRole.JUDGE)
     body = preview(client_for(judge), event, match, hp_zero(1, 2)).content.decode()
-    assert "<li>Game 1:" in body
+    name1, name2 = (match.player1.player.username, match.player2.player.username)
+    assert f"<li>Game 1: {name1} won — {name2}&#x27;s HP reached 0</li>" in body
+    assert f"This makes: {name1} won 1–0 against {name2}" in body
 
 
 def test_outsiders_and_other_players_are_refused(client_for, running, outsider):  # noqa: F811
