@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.views.decorators.http import require_safe
 
-from . import pagecache, policy, selectors, snapshots
+from . import pagecache, policy, round_data, selectors, snapshots
 from .models import RoundStatus
 from .services.standings import TIEBREAK_LABELS
 from .views import ACTIVE_STATUSES, OPEN_EVENT_STATES, _working, percent, positive_int_param
@@ -355,18 +355,73 @@ def standings_working(request, pk: int, registration_id: int):
 # --- pairings ------------------------------------------------------------------------------
 
 
+def _records_texts(records: dict, ids) -> dict[int, str]:
+    """The "6 pts · 2-0-0" of each registration of ``ids`` that has a record."""
+    texts = {}
+    for registration_id in ids:
+        found = records.get(registration_id)
+        if found is not None and registration_id not in texts:
+            points, record = found
+            texts[registration_id] = ngettext(
+                "%(points)s pt · %(record)s", "%(points)s pts · %(record)s", points
+            ) % {"points": points, "record": record}
+    return texts
+
+
+def _pairing_rows(rows, *, by_name: bool, records: dict, extensions: dict) -> list[dict]:
+    """The rows as the table shows them: each player's points and record as they enter
+    the round, and the table's extra time."""
+    if by_name:
+        ids = []
+        for line in rows:
+            ids += [line.row.player1_id, line.row.player2_id]
+        texts = _records_texts(records, ids)
+        shown = []
+        for line in rows:
+            me, them = line.row.player1_id, line.row.player2_id
+            if line.seat == 2:
+                me, them = them, me
+            shown.append(
+                {
+                    "line": line,
+                    "points": texts.get(me, ""),
+                    "opponent_points": texts.get(them, ""),
+                    "extra": extensions.get(line.row.match_id, 0),
+                }
+            )
+        return shown
+    texts = _records_texts(records, [pk for row in rows for pk in (row.player1_id, row.player2_id)])
+    return [
+        {
+            "row": row,
+            "points1": texts.get(row.player1_id, ""),
+            "points2": texts.get(row.player2_id, ""),
+            "extra": extensions.get(row.match_id, 0),
+        }
+        for row in rows
+    ]
+
+
 def _pairings_block(
     event, round_, rows, *, by_name: bool, staff: bool, pager, query: str = "", found=None
 ) -> str:
     """The pairings page's part that is the same for every viewer of its kind: the
-    order link, the search, the rows, the page links and the downloads (with the staff's
-    result links when ``staff``: then it is never shared)."""
+    order link, the search, the rows (with points, records and extra time), the page links
+    and the downloads (with the staff's result links when ``staff``: then it is never
+    shared)."""
+    infos = round_data.rounds(event)
+    info = next(info for info in infos if info.number == round_.number)
     return render_to_string(
         "tournaments/_pairings_block.html",
         {
             "event": event,
             "round": round_,
-            "rows": rows,
+            "rows": _pairing_rows(
+                rows,
+                by_name=by_name,
+                records=round_data.records_before(event, info, infos),
+                extensions=round_data.extensions(event, info),
+            ),
             "by_name": by_name,
             "staff_links": staff and round_.status != RoundStatus.DRAFT,
             "result_url": url_pattern("tournaments:match_result", event.pk),
@@ -400,15 +455,30 @@ def _my_table(snapshot: snapshots.PairingsSnapshot, registration_id: int) -> dic
     }
 
 
+def _neighbours(visible, number: int) -> tuple[int | None, int | None]:
+    """The previous and next round the viewer may see."""
+    before = [info.number for info in visible if info.number < number]
+    after = [info.number for info in visible if info.number > number]
+    return (before[-1] if before else None), (after[0] if after else None)
+
+
 @require_safe
-def pairings(request, pk: int, number: int):
+def pairings(request, pk: int, number: int | None = None):
     """A published round's pairings by table, or (``?by=name``) alphabetically by player
-    name, 200 lines a page, with a search by name or table number and the viewer's own
-    table first."""
+    name, 200 lines a page, with a search by name or table number, the viewer's own
+    table first, each player's points and record, the tables' extra time and links to
+    the previous and next rounds. Without ``number`` (``/events/<pk>/pairings/``, where
+    the QR codes lead): the latest round the viewer may see, or a page saying none is
+    up yet. live.js refreshes the page's live part when the event changes, so a phone
+    left open on it shows a new round when it is published."""
     event, access = selectors.viewed_event(request.user, pk)
-    round_ = snapshots.round_of(event, number)
-    if round_ is None or not policy.can_view_round(access, event, round_):
-        raise Http404
+    visible = round_data.visible(round_data.rounds(event), access)
+    if number is None:
+        info = visible[-1] if visible else None
+    else:
+        info = next((info for info in visible if info.number == number), None)
+        if info is None:
+            raise Http404
     revision = snapshots.revision_of(event).number
     by_name = request.GET.get("by") == "name"
     query = _query(request)
@@ -427,6 +497,19 @@ def pairings(request, pk: int, number: int):
     )
     if (answer := pagecache.not_modified(request, tag, weak=True)) is not None:
         return answer
+    frame = {
+        "event": event,
+        "access": access,
+        "by_name": by_name,
+        "current": number is None,
+        "revision": revision,
+        "live_url": reverse("tournaments:live", args=[event.pk]),
+    }
+    if info is None:
+        response = render(request, "tournaments/pairings.html", {**frame, "round": None})
+        return pagecache.finish(response, tag, weak=True)
+    round_ = round_data.as_round(event, info)
+    number = info.number
     language = get_language()
     # Staff pages carry per-match links and drafts: built for them, never shared.
     shared = not access.is_staff and round_.status != RoundStatus.DRAFT
@@ -482,14 +565,15 @@ def pairings(request, pk: int, number: int):
             block = cached("pairings-page", build, language, by_name, pager["number"])
         else:
             block = build()
+    previous, following = _neighbours(visible, number)
     response = render(
         request,
         "tournaments/pairings.html",
         {
-            "event": event,
+            **frame,
             "round": round_,
-            "access": access,
-            "by_name": by_name,
+            "previous": previous,
+            "next": following,
             "body": mark_safe(block),  # rendered by our own template, escaped there
             "mine": mine if mine and mine["found"] else None,
         },

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from . import policy, selectors, services
 from .forms import GAME_END_CHOICES
+from .forms_clock import ExtendTimeForm
 from .forms_rounds import (
     MAX_NEW_TABLES,
     EditPairingsForm,
@@ -31,14 +32,19 @@ from .forms_rounds import (
 )
 from .models import (
     EventState,
+    Match,
     RegistrationStatus,
     ResultReport,
+    Round,
     RoundStage,
     RoundStatus,
 )
+from .services import clock as services_clock
+from .services.clock import MAX_EXTENSION_MINUTES, clock_state
 from .services.errors import Conflict, NotAllowed, TournamentError
 from .services.rounds import apply_table_changes
 from .views import _event_and_access, _require_staff, attempt, error_text
+from .views_public import url_pattern
 
 ROUND_ACTIONS = {
     "publish": (services.publish_round, gettext_lazy("Round %(number)s published.")),
@@ -489,9 +495,62 @@ def match_result(request, pk: int, match_id: int):
             ],
             "blocked": _override_blocked(event, match),
             "form": form,
+            "extend_form": ExtendTimeForm(),
+            "can_extend": not match.is_bye
+            and match.round.status in (RoundStatus.PUBLISHED, RoundStatus.RUNNING),
+            "round_ends_at": match.round.ends_at(event.round_minutes)
+            if match.round.status == RoundStatus.RUNNING
+            else None,
         },
         status=status,
     )
+
+
+EXTENSION_ERROR_TEXTS = {
+    "invalid_minutes": gettext_lazy("Give between 1 and %(most)s extra minutes."),
+    "too_much_time": gettext_lazy("This table already has the most extra time a table can get."),
+    "round_not_open": gettext_lazy("Extra time is given while the round is published or running."),
+    "bye": gettext_lazy("A bye has no clock."),
+    "reason_required": gettext_lazy("Give a reason."),
+}
+
+
+@login_required
+@require_POST
+def extend_match_time(request, pk: int, match_id: int):
+    """Give one table extra time (judges and managers), with a reason; back to the
+    match's staff page with a message."""
+    event, access = _event_and_access(request, pk)
+    match = _staff_match(request, event, access, match_id)  # hidden match: 404 first
+    policy.require(policy.can_judge(access), "not_staff")
+    form = ExtendTimeForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request,
+            _("Give between 1 and %(most)s extra minutes and a reason.")
+            % {"most": MAX_EXTENSION_MINUTES},
+        )
+    else:
+        minutes = form.cleaned_data["minutes"]
+
+        def text(error: TournamentError) -> str:
+            found = EXTENSION_ERROR_TEXTS.get(error.code)
+            if found is None:
+                return round_error_text(error)
+            return str(found) % {"most": MAX_EXTENSION_MINUTES}
+
+        attempt(
+            request,
+            lambda: services_clock.extend_match_time(
+                match, actor=request.user, minutes=minutes, reason=form.cleaned_data["reason"]
+            ),
+            lambda saved: (
+                _("Table %(table)s has %(minutes)s extra minutes in all.")
+                % {"table": saved.table, "minutes": saved.extra_minutes}
+            ),
+            texts=text,
+        )
+    return redirect("tournaments:match_result", pk=event.pk, match_id=match.pk)
 
 
 # --- printing and the clock (staff) ------------------------------------------------------
@@ -503,17 +562,21 @@ SLIPS_PER_PAGE = 3
 @require_safe
 def match_slips(request, pk: int, number: int):
     """One slip per table of the round (byes need none), three to an A4 page, for the
-    players to write the games, the result and sign."""
+    players to write the games, the result and sign; each with a QR code to its match's
+    page and the table's extra time, if any."""
     event, access = _event_and_access(request, pk)
     round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
     _require_staff(access)
+    # Each slip's QR code leads to its match's page, on the host the staff printed from.
+    head, tail = url_pattern("tournaments:match", event.pk)
+    head = request.build_absolute_uri(head)
     slips, byes = [], []
     for match in selectors.pairings(request.user, round_, access):
         names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
         if match.is_bye:
             byes.append({"match": match, "name": names[0]})
         else:
-            slips.append({"match": match, "names": names})
+            slips.append({"match": match, "names": names, "url": f"{head}{match.pk}{tail}"})
     pages = [
         slips[start : start + SLIPS_PER_PAGE] for start in range(0, len(slips), SLIPS_PER_PAGE)
     ]
@@ -530,38 +593,90 @@ def match_slips(request, pk: int, number: int):
     )
 
 
-def _clock_context(request, pk: int, number: int):
-    event, access = _event_and_access(request, pk)
-    round_ = _visible_round(request, event, access, number)  # hidden round: 404 first
-    _require_staff(access)
-    ends_at = round_.ends_at(event.round_minutes)
-    remaining = None
-    if ends_at is not None and round_.status == RoundStatus.RUNNING:
-        seconds = max(0, int((ends_at - timezone.now()).total_seconds()))
-        remaining = f"{seconds // 60:02d}:{seconds % 60:02d}"
+# --- the round clock (public) --------------------------------------------------------------
+
+CLOCK_ROUND_FIELDS = ("id", "number", "stage", "status", "started_at")
+
+
+def refused(request, status: int = 404, *, event=None):
+    """The styled, translated page of a refusal on the public clock pages (instead of
+    Django's bare text): the round does not exist for this visitor."""
+    return render(request, "tournaments/rounds/refused.html", {"event": event}, status=status)
+
+
+def _clock_context(request, pk: int, number: int) -> dict | None:
+    """The clock of round ``number`` for anyone who may see the round
+    (``policy.can_view_round``: published rounds of a visible event; drafts for the
+    staff), with the viewer's own table and its extension; None when they may not.
+    Two queries (the event with the viewer's access, the round), three for a player."""
+    try:
+        event, access = selectors.viewed_event(request.user, pk)
+    except Http404:
+        return None
+    round_ = Round.objects.filter(event=event, number=number).only(*CLOCK_ROUND_FIELDS).first()
+    if round_ is None or not policy.can_view_round(access, event, round_):
+        return None
+    round_.event = event
+    now = timezone.now()
+    mine = None
+    if access.registration_id is not None:
+        match = (
+            Match.objects.filter(round=round_, participants__registration_id=access.registration_id)
+            .only("id", "table", "extra_minutes", "round_id", "player1_id", "player2_id")
+            .first()
+        )
+        if match is not None and not match.is_bye:
+            mine = {"match": match, "ends_at": round_.ends_at(event.round_minutes)}
     return {
         "event": event,
+        "access": access,
         "round": round_,
-        "ends_at": ends_at,
-        "remaining": remaining,
-        "fragment_url": reverse(
-            "tournaments:round_clock_fragment", kwargs={"pk": event.pk, "number": number}
-        ),
+        "clock": clock_state(round_, event.round_minutes, now=now),
+        "mine": mine,
+        "live_url": reverse("tournaments:live", args=[event.pk]),
+        "projector_url": reverse("tournaments:event_clock", args=[event.pk]),
     }
 
 
-@login_required
 @require_safe
 def round_clock(request, pk: int, number: int):
-    """Full-screen round clock for a projector. The server gives the end time; htmx
-    re-fetches the small fragment every few seconds (no script of ours)."""
-    return render(request, "tournaments/round_clock.html", _clock_context(request, pk, number))
+    """The round clock for everyone who may see the round: time left in minutes (counted
+    down by live.js from the server's now), the end time (also without script), the
+    viewer's own table with its extension. live.js polls the event's live JSON and
+    refreshes the clock when it is started, closed or a table extended."""
+    context = _clock_context(request, pk, number)
+    if context is None:
+        return refused(request)
+    return render(request, "tournaments/round_clock.html", context)
 
 
-@login_required
 @require_safe
 def round_clock_fragment(request, pk: int, number: int):
-    return render(request, "tournaments/_clock.html", _clock_context(request, pk, number))
+    """The clock section alone (the same as the page's ``#clock-<event>``)."""
+    context = _clock_context(request, pk, number)
+    if context is None:
+        return refused(request)
+    return render(request, "tournaments/_clock.html", context)
+
+
+@require_safe
+def poster(request, pk: int):
+    """The printable "scan for pairings" poster: a big QR code to the event's current
+    pairings (absolute, on this request's host), the event's name and the short URL.
+    For anyone who may see the event (staff print it; nothing on it is private)."""
+    try:
+        event, _access = selectors.viewed_event(request.user, pk)
+    except Http404:
+        return refused(request)
+    pairings_url = request.build_absolute_uri(
+        reverse("tournaments:current_pairings", args=[event.pk])
+    )
+    short_url = pairings_url.split("://", 1)[-1]
+    return render(
+        request,
+        "tournaments/poster.html",
+        {"event": event, "pairings_url": pairings_url, "short_url": short_url},
+    )
 
 
 urlpatterns = [
@@ -577,6 +692,12 @@ urlpatterns = [
     path("<int:pk>/staff/top-cut/generate/", generate_top_cut, name="generate_top_cut"),
     path("<int:pk>/staff/top-cut/advance/", advance_bracket, name="advance_bracket"),
     path("<int:pk>/staff/matches/<int:match_id>/", match_result, name="match_result"),
+    path(
+        "<int:pk>/staff/matches/<int:match_id>/extend/",
+        extend_match_time,
+        name="extend_match_time",
+    ),
+    path("<int:pk>/poster/", poster, name="poster"),
     path("<int:pk>/rounds/<int:number>/clock/", round_clock, name="round_clock"),
     path(
         "<int:pk>/rounds/<int:number>/clock/fragment/",

@@ -32,7 +32,7 @@ from django.http import Http404
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
@@ -40,6 +40,8 @@ from rest_framework.views import set_rollback
 
 from .. import policy, selectors, services, snapshots
 from ..models import Event, Match, Registration, Round
+from ..services import clock as services_clock
+from ..services.clock import MAX_EXTENSION_MINUTES
 from ..services.errors import DeckIllegal, InvalidInput, TournamentError
 from . import pages
 from . import serializers as s
@@ -618,6 +620,21 @@ class RoundViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
         return self._answer(round_)
 
 
+class ExtendTimeInputSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=MAX_EXTENSION_MINUTES)
+    reason = serializers.CharField(max_length=500)
+
+
+class MatchTimeSerializer(s.MatchSerializer):
+    """A match with its extra time (``extra_minutes``: added to the round's clock)."""
+
+    extra_minutes = serializers.IntegerField(read_only=True)
+
+    class Meta(s.MatchSerializer.Meta):
+        fields = [*s.MatchSerializer.Meta.fields, "extra_minutes"]
+        read_only_fields = fields
+
+
 @extend_schema(
     tags=["matches"],
     parameters=[EVENT_PK],
@@ -712,6 +729,25 @@ class MatchViewSet(EventScopedMixin, mixins.RetrieveModelMixin, viewsets.Generic
             record=data.get("record"),
         )
         return self._answer(match)
+
+    @extend_schema(
+        summary="Give this table extra time (judges and managers)",
+        description="Adds `minutes` (1 to 30) to the table's clock, with a `reason` "
+        '(`{"minutes": 3, "reason": "Deck check"}`); extensions add up, at most 120 minutes '
+        "a table, while the round is published or running. Audited; bumps the event's "
+        "revision. Errors: `not_staff`, `reason_required`, `invalid_minutes`, "
+        "`too_much_time`, `bye`, `round_not_open`.",
+        request=ExtendTimeInputSerializer,
+        responses={200: MatchTimeSerializer, **COMMAND_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="extend-time")
+    def extend_time(self, request, event_pk=None, pk=None):
+        match = self.get_object()
+        data = _input(ExtendTimeInputSerializer, request)
+        match = services_clock.extend_match_time(
+            match, actor=request.user, minutes=data["minutes"], reason=data["reason"]
+        )
+        return Response(MatchTimeSerializer(self.get_queryset().get(pk=match.pk)).data)
 
 
 def register_routes(router, prefix: str = "events") -> None:
