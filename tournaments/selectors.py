@@ -343,8 +343,8 @@ def home_events(user) -> list[Event]:
 
 
 def my_current_registrations(user) -> list[Registration]:
-    """The user's registrations (registered or waitlisted) in events still to come or
-    under way, each with its event (and format) and ``current_match``: the match of the
+    """The user's registrations (registered or waitlisted) in events under way, then in
+    those still to come, each with its event (and format) and ``current_match``: the match of the
     latest published round, players loaded, or None. Two queries, whatever the number of
     events."""
     if user is None or not user.is_authenticated:
@@ -363,8 +363,15 @@ def my_current_registrations(user) -> list[Registration]:
         )
         .select_related("event__format")
         .defer(*DECK_FIELDS)
-        .annotate(current_match_id=Subquery(latest))
-        .order_by("event__date", "event_id")
+        .annotate(
+            current_match_id=Subquery(latest),
+            live_first=Case(
+                When(event__state__in=LIVE_EVENT_STATES, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by("live_first", "event__date", "event_id")
     )
     wanted = [r.current_match_id for r in registrations if r.current_match_id is not None]
     matches = {}

@@ -59,14 +59,14 @@ def _events_for_home(organizer, crossover, make_players, count: int, prefix: str
     """``count`` running events where the same player is at a table of round 1, and one
     open for registration where they are registered."""
     player = make_players(1, prefix=f"{prefix}-me")[0]
+    upcoming = open_event(organizer, crossover, name=f"{prefix} upcoming")
+    register_all(upcoming, [player])
     for number in range(count):
         event = open_event(organizer, crossover, name=f"{prefix} live {number}")
         register_all(event, [player, *make_players(3, prefix=f"{prefix}-{number}-")])
         services.start_event(event, actor=organizer)
         round_ = services.generate_round(event, actor=organizer)
         services.publish_round(round_, actor=organizer)
-    upcoming = open_event(organizer, crossover, name=f"{prefix} upcoming")
-    register_all(upcoming, [player])
     return player
 
 
@@ -199,6 +199,8 @@ def test_home_with_two_events_of_mine_has_no_live_refresh(
     player = _events_for_home(organizer, crossover, make_players, 1, "two")
     mine = section(text_of(client_for(player).get(HOME)), "my-events")
     assert mine.count('class="panel panel--highlight my-event"') == 2
+    # the event under way first, though the upcoming one was created first
+    assert mine.index("two live 0") < mine.index("two upcoming")
     assert "data-live" not in mine
 
 
