@@ -405,3 +405,12 @@ def my_registration_status(registration_id: int) -> Registration | None:
     """The viewer's own registration for their status panel (the decklist text left out,
     its report kept: the panel says whether the list is legal): one query."""
     return Registration.objects.filter(pk=registration_id).defer("deck_text").first()
+
+
+def is_active_registration(registration_id: int) -> bool:
+    """The registration holds a seat or a waitlist place (not dropped, withdrawn or
+    disqualified): one query."""
+    return Registration.objects.filter(
+        pk=registration_id,
+        status__in=(RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED),
+    ).exists()

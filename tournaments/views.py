@@ -317,6 +317,11 @@ def register(request, pk: int):
     its deadline, the event under way or over) the page says why and shows no form."""
     event, access = _event_and_access(request, pk)
     closed = registration_closed(event, timezone.now())
+    registered = access.registration_id is not None and selectors.is_active_registration(
+        access.registration_id
+    )
+    if closed is None and registered and request.method != "POST":
+        closed = _("You are already registered for this event.")
     form = RegisterForm(request.POST or None, user=request.user, event=event)
     report = None
     if request.method == "POST" and form.is_valid():
@@ -345,7 +350,7 @@ def register(request, pk: int):
             "event": event,
             "form": form,
             "closed": closed,
-            "registered": access.registration_id is not None,
+            "registered": registered,
             "has_decks": form.fields["deck"].queryset.exists(),
             "report": report,
             "format": event.format,

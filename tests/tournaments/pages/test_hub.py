@@ -447,3 +447,25 @@ def test_register_needs_a_deck_or_a_list(client_for, staffed_event, outsider):
     assert response.status_code == 200
     assert "Choose one of your decks or paste a decklist." in text_of(response)
     assert not Registration.objects.filter(event=staffed_event).exists()
+
+
+def test_register_page_of_a_registered_player_shows_no_form(client_for, staffed_event, outsider):
+    services.register_player(staffed_event, actor=outsider, deck_text=LEGAL_DECK)
+    page = text_of(
+        client_for(outsider).get(reverse("tournaments:register", args=[staffed_event.pk]))
+    )
+    assert '<p class="notice">You are already registered for this event.</p>' in page
+    mine = reverse("tournaments:my_registration", args=[staffed_event.pk])
+    assert f'<a class="button button--primary" href="{mine}">My registration</a>' in page
+    assert "<form" not in page[page.index("<main") : page.index("</main>")]
+
+
+def test_withdrawn_player_may_register_again_from_the_page(client_for, staffed_event, outsider):
+    registration = services.register_player(staffed_event, actor=outsider, deck_text=LEGAL_DECK)
+    services.drop_player(registration, actor=outsider)
+    url = reverse("tournaments:register", args=[staffed_event.pk])
+    assert 'name="decklist"' in text_of(client_for(outsider).get(url))
+    response = client_for(outsider).post(url, {"decklist": LEGAL_DECK})
+    assert response.status_code == 302
+    registration.refresh_from_db()
+    assert registration.status == RegistrationStatus.REGISTERED
