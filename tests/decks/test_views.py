@@ -284,7 +284,7 @@ def test_delete_deck_asks_then_deletes(player_client, deck):
     assert Deck.objects.count() == 1
     response = player_client.post(url)
     assert response.status_code == 302
-    assert response["Location"] == LIST_URL
+    assert response["Location"] == "/"  # the player's hub
     assert Deck.objects.count() == 0
     assert DeckEntry.objects.count() == 0
     assert "Deleted “Fire deck”." in player_client.get(LIST_URL).content.decode()

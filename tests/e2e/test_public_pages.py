@@ -281,6 +281,8 @@ def test_public_pages_on_a_phone(new_page, log_in, hall, tmp_path):
         if language == "ja":
             # The site's own language form, as a player switches.
             page.goto(f"/events/{hall['event'].pk}/")
+            # On a phone the language switch sits in the collapsed menu.
+            page.locator(".site-menu > summary").click()
             page.locator("#language-select").select_option("ja")
             page.locator("form.language button[type=submit]").click()
             page.wait_for_load_state()
