@@ -110,14 +110,20 @@ def percent(value) -> Decimal | None:
 
 
 def standings_table(user, event: Event, access: EventAccess | None = None) -> Table:
-    """Rank, player, points, record W-L-D, each tiebreak (percent) and the dropped flag.
-    Two queries (the standings selector's)."""
+    """Placing, top-cut result, Swiss rank, player, points, record W-L-D, each tiebreak
+    (percent) and the dropped flag, by placing: the order of the standings page and API
+    (after a top cut the bracket's players first, the champion at the top). The top-cut
+    result is the API's key (``champion``, ``finalist``, ``semifinal``, …; empty outside
+    the cut), not translated, like a match's status in the pairings export. Two queries
+    (the standings selector's)."""
 
     standings = selectors.standings(user, event, access)
     if standings is None:
         raise Http404
     columns = [
-        Column("rank", _("Rank")),
+        Column("placing", pgettext_lazy("standings", "Place")),
+        Column("top_cut_result", _("Top cut")),
+        Column("rank", _("Swiss rank")),
         Column("player", _("Player")),
         Column("points", _("Points")),
         Column("record", _("Record")),
@@ -129,6 +135,8 @@ def standings_table(user, event: Event, access: EventAccess | None = None) -> Ta
     ]
     rows = [
         [
+            line.placing,
+            line.top_cut_result,
             line.rank,
             selectors.display_name(line.registration),
             line.match_points,

@@ -1,11 +1,12 @@
 """What the public pages show of an event, computed once per revision and cached.
 
 A snapshot is plain data (no model instances): the standings rows after the closed Swiss
-rounds, or one round's pairings, with the players' display names resolved. The pages and
-the API slice them into pages of about 200 rows, search them for a name or a table, and
-find the viewer's own row, all without touching the database again. Snapshots are keyed
-by the event's revision (``EventRevision.standings`` for standings, ``number`` for the
-rest), so a change is seen by the next request that starts after its commit.
+rounds (by final placing once a top cut has been played), or one round's pairings, with
+the players' display names resolved. The pages and the API slice them into pages of
+about 200 rows, search them for a name or a table, and find the viewer's own row, all
+without touching the database again. Snapshots are keyed by the event's revision
+(``EventRevision.standings`` for standings, ``number`` for the rest), so a change is
+seen by the next request that starts after its commit.
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from . import pagecache
-from .models import Event, EventRevision, Match, Round
+from .models import Event, EventRevision, EventState, Match, Round
 from .selectors import display_name, name_of
 from .services.standings import EventStandings, compute_standings
 
 # Rows per page of the standings and pairings (pages and API).
 PAGE_SIZE = 200
+# The standings snapshot's cache name; a new one when its shape changes (a shared cache
+# may still hold the old shape under the same revision).
+STANDINGS_KIND = "standings-v2"
 
 
 def revision_of(event: Event) -> EventRevision:
@@ -35,9 +39,28 @@ def revision_of(event: Event) -> EventRevision:
 
 
 def champion(event: Event) -> str | None:
-    """The display name of the event's winner once its top cut (or, without one, its
-    Swiss rounds) is over; None before. Stub: the final-standings work fills it in."""
-    return None
+    """The display name of the event's winner; None before there is one.
+
+    With a top cut: the winner of the final as soon as the final's round is closed (its
+    result confirmed or final, and the round closed by the organizer: the moment the
+    placings and the bracket show it too); "Finish" is not waited for, it only ends the
+    event. Without a top cut: the first of the standings once the event is finished.
+    Cached per standings revision (a small entry of its own: the event page, which shows
+    the banner, does not unpickle the whole standings); no query once cached.
+    """
+    if event.state not in (EventState.TOP_CUT, EventState.FINISHED):
+        return None
+
+    def build() -> str:
+        snapshot = standings(event)
+        if snapshot.top_cut is not None:
+            return snapshot.top_cut.champion or ""
+        if event.state == EventState.FINISHED and snapshot.rounds and snapshot.rows:
+            return snapshot.rows[0].name
+        return ""
+
+    key = pagecache.key("champion", event.pk, revision_of(event).standings)
+    return _loaded(event, key, lambda: pagecache.get_or_build(key, build)) or None
 
 
 def fold(text: str) -> str:
@@ -61,6 +84,8 @@ class StandingRow:
     dropped: bool
     missed_rounds: int
     tiebreakers: tuple[float, ...]
+    placing: int  # the Swiss rank until a top cut is played
+    top_cut_result: str | None  # "champion", "finalist", "semifinal", …; None: not in the cut
 
     @property
     def record(self) -> str:
@@ -68,12 +93,25 @@ class StandingRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TopCutSummary:
+    size: int
+    rounds: int  # rounds the cut plays
+    closed: int  # of which closed
+    champion: str | None  # the winner's name once the final is closed
+
+    @property
+    def complete(self) -> bool:
+        return self.champion is not None
+
+
+@dataclass(frozen=True, slots=True)
 class StandingsSnapshot:
     profile: str
     tiebreak_names: tuple[str, ...]
     rounds: int
-    rows: tuple[StandingRow, ...]
+    rows: tuple[StandingRow, ...]  # by placing
     search_names: tuple[str, ...]  # fold(name) per row
+    top_cut: TopCutSummary | None = None  # None: no top-cut round closed yet
 
     def position_of(self, registration_id: int) -> int | None:
         for position, row in enumerate(self.rows):
@@ -137,15 +175,27 @@ def _build_standings(event: Event) -> StandingsSnapshot:
             dropped=line.dropped,
             missed_rounds=line.missed_rounds,
             tiebreakers=tuple(float(line.tiebreakers[name]) for name in table.tiebreak_names),
+            placing=line.placing,
+            top_cut_result=line.top_cut_result,
         )
         for line in table.rows
     )
+    top_cut = None
+    if table.top_cut is not None:
+        winner = table.top_cut.champion
+        top_cut = TopCutSummary(
+            size=table.top_cut.size,
+            rounds=table.top_cut.rounds,
+            closed=table.top_cut.closed,
+            champion=None if winner is None else display_name(table.registrations[winner]),
+        )
     return StandingsSnapshot(
         profile=table.profile,
         tiebreak_names=tuple(table.tiebreak_names),
         rounds=table.rounds,
         rows=rows,
         search_names=tuple(fold(row.name) for row in rows),
+        top_cut=top_cut,
     )
 
 
@@ -161,7 +211,7 @@ def _loaded(event: Event, key: str, load):
 def standings(event: Event) -> StandingsSnapshot:
     """The event's Swiss standings at its current standings revision (computed by the
     first request after a change, the others waiting for it)."""
-    key = pagecache.key("standings", event.pk, revision_of(event).standings)
+    key = pagecache.key(STANDINGS_KIND, event.pk, revision_of(event).standings)
     return _loaded(event, key, lambda: pagecache.get_or_build(key, lambda: _build_standings(event)))
 
 

@@ -2,6 +2,7 @@ from django.urls import path
 
 from . import (
     views,
+    views_bracket,
     views_event,
     views_exports,
     views_live,
@@ -21,7 +22,7 @@ urlpatterns = [
         views_public.standings_working,
         name="standings_working",
     ),
-    path("<int:pk>/bracket/", views.bracket, name="bracket"),
+    path("<int:pk>/bracket/", views_bracket.bracket, name="bracket"),
     path("<int:pk>/decklists/", views.decklists, name="decklists"),
     # player
     path("<int:pk>/register/", views.register, name="register"),

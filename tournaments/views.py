@@ -181,42 +181,6 @@ def positive_int_param(request, name: str) -> int | None:
 
 
 @require_safe
-def bracket(request, pk: int):
-    """The top cut as a bracket picture: one column per round, each match as tall as the
-    matches of the first round it gathers (a table with row spans: no script, no new CSS)."""
-    event, access = _event_and_access(request, pk)
-    rounds = selectors.bracket(request.user, event, access)
-    size = event.top_cut_size
-    columns = []
-    if size:
-        bracket_rounds = size.bit_length() - 1  # 8 players: 3 rounds
-        for index in range(bracket_rounds):
-            matches = rounds[index].bracket_matches if index < len(rounds) else []
-            by_position = {m.bracket_position: m for m in matches}
-            count = size // 2 ** (index + 1)
-            columns.append(
-                {
-                    "round": rounds[index] if index < len(rounds) else None,
-                    "span": 2**index,
-                    "slots": [by_position.get(position) for position in range(count)],
-                }
-            )
-    # Row r of the table holds every column's slot that starts there.
-    grid = []
-    for row in range(size // 2):
-        cells = []
-        for column in columns:
-            if row % column["span"] == 0:
-                cells.append({"match": column["slots"][row // column["span"]], **column})
-        grid.append(cells)
-    return render(
-        request,
-        "tournaments/bracket.html",
-        {"event": event, "columns": columns, "grid": grid},
-    )
-
-
-@require_safe
 def decklists(request, pk: int):
     """Decklists the user may see: all once the event makes them public (or for staff),
     otherwise only the user's own."""

@@ -21,6 +21,7 @@ from django.utils.translation import get_language, ngettext
 from django.views.decorators.http import require_safe
 
 from . import pagecache, policy, round_data, selectors, snapshots
+from .bracket_texts import result_badge, result_label
 from .models import RoundStatus
 from .services.standings import TIEBREAK_LABELS
 from .views import ACTIVE_STATUSES, OPEN_EVENT_STATES, _working, percent, positive_int_param
@@ -180,6 +181,9 @@ def _standing_rows(rows) -> list[dict]:
         shown.append(
             {
                 "id": row.registration_id,
+                "placing": row.placing,
+                "result": result_label(row.top_cut_result),
+                "badge": result_badge(row.top_cut_result),
                 "rank": row.rank,
                 "name": row.name,
                 "dropped": row.dropped,
@@ -202,10 +206,12 @@ def _standings_block(
         for row in shown:
             if row["id"] == detail["registration_id"]:
                 row["detail"] = detail
+    top_cut = snapshot.top_cut
     return render_to_string(
         "tournaments/_standings_block.html",
         {
             "event": event,
+            "top_cut": top_cut,
             "rounds": snapshot.rounds,
             "rows": shown,
             "headers": [TIEBREAK_LABELS.get(name, name) for name in snapshot.tiebreak_names],
@@ -221,7 +227,12 @@ def _standings_block(
 
 def _standings_summary(event) -> dict:
     snapshot = snapshots.standings(event)
-    return {"count": len(snapshot.rows), "rounds": snapshot.rounds}
+    top_cut = snapshot.top_cut
+    return {
+        "count": len(snapshot.rows),
+        "rounds": snapshot.rounds,
+        "final": top_cut is not None and top_cut.complete,
+    }
 
 
 def _my_standing(event, registration_id: int) -> dict:
@@ -233,6 +244,9 @@ def _my_standing(event, registration_id: int) -> dict:
     return {
         "found": True,
         "id": registration_id,
+        "placed": snapshot.top_cut is not None,
+        "placing": row.placing,
+        "result": result_label(row.top_cut_result),
         "rank": row.rank,
         "points": row.match_points,
         "record": row.record,
@@ -242,8 +256,11 @@ def _my_standing(event, registration_id: int) -> dict:
 
 @require_safe
 def standings(request, pk: int):
-    """Swiss standings, 200 rows a page, with a name search and the viewer's own row.
-    Each row's tiebreak working opens on demand: htmx fetches it from
+    """Standings, 200 rows a page, with a name search and the viewer's own row: the
+    Swiss standings, by final placing once a top cut has been played (the champion
+    first, with each player's top-cut result; "Final standings" once the final is
+    closed or the event finished). Each row's tiebreak working opens on demand: htmx
+    fetches it from
     :func:`standings_working` when the row's details open; without script the row's link
     (``?player=<id>``) renders the page holding that row with its working filled in."""
     event, access = selectors.viewed_event(request.user, pk)
@@ -265,13 +282,13 @@ def standings(request, pk: int):
         return answer
     language = get_language()
     summary = pagecache.get_or_build(
-        pagecache.key("standings-summary", event.pk, revision),
+        pagecache.key("standings-summary-v2", event.pk, revision),
         lambda: _standings_summary(event),
     )
     mine = None
     if access.registration_id is not None:
         mine = pagecache.get_or_build(
-            pagecache.key("standings-mine", event.pk, revision, access.registration_id),
+            pagecache.key("standings-mine-v2", event.pk, revision, access.registration_id),
             lambda: _my_standing(event, access.registration_id),
         )
     if query:
@@ -306,7 +323,7 @@ def standings(request, pk: int):
             return _standings_block(event, snapshot, rows, pager=pager)
 
         block = pagecache.get_or_build(
-            pagecache.key("standings-page", event.pk, revision, language, pager["number"]),
+            pagecache.key("standings-page-v2", event.pk, revision, language, pager["number"]),
             build,
         )
     response = render(
@@ -316,6 +333,8 @@ def standings(request, pk: int):
             "event": event,
             "body": mark_safe(block),  # rendered by our own template, escaped there
             "mine": mine if mine and mine["found"] else None,
+            "final": summary["final"] or event.state == EventState.FINISHED,
+            "champion": snapshots.champion(event),
         },
     )
     return pagecache.finish(response, tag, weak=True)

@@ -136,12 +136,12 @@ def read_xlsx(content: bytes) -> SimpleNamespace:
 # --- exact files ---------------------------------------------------------------------
 
 STANDINGS_CSV = (
-    "\ufeffRank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
-    "1,山田 太郎,3,1-0-0,33.00,100.00,33.00,false\r\n"
-    "1,'+1,3,1-0-0,33.00,100.00,33.00,false\r\n"
-    "3,'@SUM,3,1-0-0,0.00,100.00,0.00,false\r\n"
-    '4,"\'=HYPERLINK(""http://evil.example"",""x"")",0,0-1-0,100.00,33.00,100.00,false\r\n'
-    "4,'-x,0,0-1-0,100.00,33.00,100.00,false\r\n"
+    "\ufeffPlace,Top cut,Swiss rank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
+    "1,,1,山田 太郎,3,1-0-0,33.00,100.00,33.00,false\r\n"
+    "1,,1,'+1,3,1-0-0,33.00,100.00,33.00,false\r\n"
+    "3,,3,'@SUM,3,1-0-0,0.00,100.00,0.00,false\r\n"
+    '4,,4,"\'=HYPERLINK(""http://evil.example"",""x"")",0,0-1-0,100.00,33.00,100.00,false\r\n'
+    "4,,4,'-x,0,0-1-0,100.00,33.00,100.00,false\r\n"
 )
 
 PAIRINGS_CSV = (
@@ -155,6 +155,8 @@ PAIRINGS_CSV = (
 def standings_record(rank, player, points, record, omw, gw, ogw):
     return (
         "  {\n"
+        f'    "placing": {rank},\n'
+        '    "top_cut_result": null,\n'
         f'    "rank": {rank},\n'
         f'    "player": {json.dumps(player, ensure_ascii=False)},\n'
         f'    "points": {points},\n'
@@ -293,15 +295,27 @@ def test_standings_xlsx_read_back(tiny):
         f'attachment; filename="event-{tiny.event.pk}-standings.xlsx"'
     )
     sheet = read_xlsx(response.content)
-    assert sheet.rows[0] == ["Rank", "Player", "Points", "Record", "OMW%", "GW%", "OGW%", "Dropped"]
-    assert sheet.header_bold == [True] * 8
+    assert sheet.rows[0] == [
+        "Place",
+        "Top cut",
+        "Swiss rank",
+        "Player",
+        "Points",
+        "Record",
+        "OMW%",
+        "GW%",
+        "OGW%",
+        "Dropped",
+    ]
+    assert sheet.header_bold == [True] * 10
     assert (sheet.frozen, sheet.frozen_rows) == (True, 1)
+    # Outside a top cut the result cell is empty (no cell written).
     assert sheet.rows[1:] == [
-        [1.0, "山田 太郎", 3.0, "1-0-0", 33.0, 100.0, 33.0, False],
-        [1.0, "'+1", 3.0, "1-0-0", 33.0, 100.0, 33.0, False],
-        [3.0, "'@SUM", 3.0, "1-0-0", 0.0, 100.0, 0.0, False],
-        [4.0, "'" + HOSTILE_NAMES[0], 0.0, "0-1-0", 100.0, 33.0, 100.0, False],
-        [4.0, "'-x", 0.0, "0-1-0", 100.0, 33.0, 100.0, False],
+        [1.0, None, 1.0, "山田 太郎", 3.0, "1-0-0", 33.0, 100.0, 33.0, False],
+        [1.0, None, 1.0, "'+1", 3.0, "1-0-0", 33.0, 100.0, 33.0, False],
+        [3.0, None, 3.0, "'@SUM", 3.0, "1-0-0", 0.0, 100.0, 0.0, False],
+        [4.0, None, 4.0, "'" + HOSTILE_NAMES[0], 0.0, "0-1-0", 100.0, 33.0, 100.0, False],
+        [4.0, None, 4.0, "'-x", 0.0, "0-1-0", 100.0, 33.0, 100.0, False],
     ]
 
 
@@ -399,7 +413,8 @@ def test_draft_event_standings_for_its_staff(organizer, crossover):
     event = new_event(organizer, crossover, name="Secret")
     response = client_for(organizer).get(export_url(event, "standings", "csv"))
     assert response.status_code == 200
-    assert response.content == "\ufeffRank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n".encode()
+    header = "\ufeffPlace,Top cut,Swiss rank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
+    assert response.content == header.encode()
 
 
 def test_unpublished_round_pairings_only_for_staff(tiny, organizer, judge, outsider):
@@ -543,7 +558,7 @@ def test_pending_job_page_polls_with_htmx(
     assert "<html" not in fragment
     assert "hx-trigger" not in fragment
     assert f"Download event-{tiny.event.pk}-standings.xlsx" in fragment
-    assert read_xlsx(client.get(download).content).rows[1][1] == "山田 太郎"
+    assert read_xlsx(client.get(download).content).rows[1][3] == "山田 太郎"
 
 
 def test_job_of_another_user_is_404(
@@ -652,7 +667,7 @@ def test_job_headers_use_the_requesters_language(
     job = ExportJob.objects.get()
     assert job.language == "ja"
     header = bytes(job.content).decode("utf-8-sig").split("\r\n")[0]
-    assert header.startswith("順位,プレイヤー,勝ち点,")
+    assert ",プレイヤー,勝ち点,戦績," in header
 
 
 # --- queries ---------------------------------------------------------------------------

@@ -173,7 +173,17 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class StandingLineSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    placing = serializers.IntegerField(
+        help_text="Final place: the Swiss rank until a top-cut round is closed, then the "
+        "bracket's order first (1 = the champion). Equal only for players outside the cut "
+        "tied on every figure."
+    )
+    top_cut_result = serializers.CharField(
+        allow_null=True,
+        help_text="How far the player went in the top cut: `champion`, `finalist`, "
+        "`semifinal`, `quarterfinal`, `round_of_16`, `round_of_32`, …; null outside the cut.",
+    )
+    rank = serializers.IntegerField(help_text="Swiss rank.")
     registration = serializers.IntegerField(source="registration.pk")
     name = serializers.SerializerMethodField()
     match_points = serializers.IntegerField()
@@ -191,6 +201,16 @@ class StandingLineSerializer(serializers.Serializer):
         return display_name(line.registration)
 
 
+class TopCutSerializer(serializers.Serializer):
+    size = serializers.IntegerField(help_text="Players in the cut.")
+    rounds = serializers.IntegerField(help_text="Rounds the cut plays (top 8: 3).")
+    closed_rounds = serializers.IntegerField(help_text="Of which closed.")
+    complete = serializers.BooleanField(help_text="The final is closed.")
+    champion = serializers.CharField(
+        allow_null=True, help_text="The winner's name once the final is closed."
+    )
+
+
 class StandingsSerializer(serializers.Serializer):
     """The answer's shape (the answer itself is built from the cached standings)."""
 
@@ -200,7 +220,10 @@ class StandingsSerializer(serializers.Serializer):
     profile = serializers.CharField()
     tiebreak_names = serializers.ListField(child=serializers.CharField())
     rounds = serializers.IntegerField(help_text="Closed Swiss rounds counted.")
-    rows = StandingLineSerializer(many=True, help_text="This page's rows.")
+    top_cut = TopCutSerializer(
+        allow_null=True, help_text="What the closed top-cut rounds decided; null before."
+    )
+    rows = StandingLineSerializer(many=True, help_text="This page's rows, by placing.")
 
 
 # --- command inputs ------------------------------------------------------------------

@@ -305,8 +305,12 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
         return self._new_round(request, services.advance_bracket)
 
     @extend_schema(
-        summary="Swiss standings with the tiebreak figures",
-        description="Closed Swiss rounds only; disqualified players are left out. 200 rows "
+        summary="Standings: final placings after a top cut, with the Swiss tiebreak figures",
+        description="Closed rounds only; disqualified players are left out. Rows are in "
+        "`placing` order: the Swiss standings until a top-cut round is closed, then the "
+        "bracket's players first (the champion, the finalist, each earlier round's losers "
+        "by Swiss rank; while the cut runs, the players still in it in Swiss order), then "
+        "everyone else by Swiss rank. `rank` stays the Swiss rank. 200 rows "
         "a page (`page_size`: up to 1,000, or `all`); cached per event revision, with a "
         "strong ETag (send `If-None-Match` to get a 304 while nothing changed).",
         parameters=pages.PAGE_PARAMETERS,
@@ -326,6 +330,8 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
             names = snapshot().tiebreak_names
             return [
                 {
+                    "placing": row.placing,
+                    "top_cut_result": row.top_cut_result,
                     "rank": row.rank,
                     "registration": row.registration_id,
                     "name": row.name,
@@ -341,6 +347,18 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
                 for row in snapshot().rows[start:stop]
             ]
 
+        def top_cut():
+            summary = snapshot().top_cut
+            if summary is None:
+                return None
+            return {
+                "size": summary.size,
+                "rounds": summary.rounds,
+                "closed_rounds": summary.closed,
+                "complete": summary.complete,
+                "champion": summary.champion,
+            }
+
         def wrap(page):
             return {
                 "count": page["count"],
@@ -349,12 +367,13 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
                 "profile": snapshot().profile,
                 "tiebreak_names": list(snapshot().tiebreak_names),
                 "rounds": snapshot().rounds,
+                "top_cut": top_cut(),
                 "rows": page["results"],
             }
 
         return pages.paginated(
             request,
-            key_parts=("standings", event.pk, revision),
+            key_parts=("standings-v2", event.pk, revision),
             count=lambda: len(snapshot().rows),
             rows=rows,
             wrap=wrap,

@@ -78,7 +78,7 @@ def generate_top_cut(event: Event, *, actor: Actor) -> Round:
             standings = compute_standings(event)
             order = [
                 line.registration.pk
-                for line in standings.rows
+                for line in standings.swiss_rows
                 if line.registration.status == RegistrationStatus.REGISTERED
             ]
             try:

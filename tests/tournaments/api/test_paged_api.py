@@ -60,6 +60,8 @@ def standing_rows(event) -> list[dict]:
     table = services.compute_standings(event)
     return [
         {
+            "placing": line.placing,
+            "top_cut_result": line.top_cut_result,
             "rank": line.rank,
             "registration": line.registration.pk,
             "name": line.registration.player.username,
@@ -121,6 +123,7 @@ def test_standings_pages_exact(big, client_for):
         "profile": "mtr",
         "tiebreak_names": TIEBREAK_NAMES,
         "rounds": 3,
+        "top_cut": None,
         "rows": expected[:200],
     }
     assert ok(client.get(standings_path(big), {"page": 2})) == {
@@ -135,6 +138,8 @@ def test_standings_pages_exact(big, client_for):
         "previous": f"{url}?page=2&page_size=200",
         "rows": expected[400:600],
     }
+    # Without a top cut the placings are the Swiss ranks.
+    assert all(row["placing"] == row["rank"] for row in expected)
     # The dropped player keeps a row.
     assert [row["registration"] for row in expected if row["dropped"]] == [
         big.registrations.order_by("-pk").first().pk
@@ -156,6 +161,7 @@ def test_standings_page_size(big, client_for):
         "profile": "mtr",
         "tiebreak_names": TIEBREAK_NAMES,
         "rounds": 3,
+        "top_cut": None,
         "rows": expected[5:10],
     }
     last_of_five = ok(client.get(standings_path(big), {"page": 120, "page_size": 5}))
@@ -380,6 +386,7 @@ def test_draft_event_standings_hidden_from_outsiders(organizer, crossover, outsi
         "profile": "mtr",
         "tiebreak_names": TIEBREAK_NAMES,
         "rounds": 0,
+        "top_cut": None,
         "rows": [],
     }
     for user in (None, outsider):
