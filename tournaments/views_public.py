@@ -22,7 +22,7 @@ from django.views.decorators.http import require_safe
 
 from . import pagecache, policy, round_data, selectors, snapshots
 from .bracket_texts import result_badge, result_label
-from .models import RoundStatus
+from .models import EventState, RoundStatus
 from .services.standings import TIEBREAK_LABELS
 from .views import ACTIVE_STATUSES, OPEN_EVENT_STATES, _working, percent, positive_int_param
 from .views_home import (
