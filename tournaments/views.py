@@ -474,7 +474,9 @@ def my_match(request, pk: int):
     """The player's match in the latest published round: the same body as the match's
     own page (opponent, table, result and games from the player's side, and the one-tap
     report, confirm or dispute). Two queries (the event with the viewer's access and
-    revision, then the match); a phone polling it gets a 304 until the event changes."""
+    revision, then the match); a phone polling it gets a 304 until the event changes.
+    The clock is rendered per response (it carries the server's now), into the cached
+    body."""
     event, access = selectors.viewed_event(request.user, pk)
     revision = snapshots.revision_of(event).number
     tag = pagecache.etag(request, "my-match", event.pk, revision, *pagecache.viewer_parts(request))
@@ -482,26 +484,49 @@ def my_match(request, pk: int):
         return answer
     registration_id = access.registration_id
 
-    def build() -> tuple[str, str]:
+    def build() -> dict:
         match = None if registration_id is None else selectors.current_match(registration_id)
-        return _my_match_body(request, event, access, match, token=pagecache.CSRF_SENTINEL)
+        body = _my_match_body(
+            request, event, access, match, token=pagecache.CSRF_SENTINEL, clock=CLOCK_SENTINEL
+        )
+        clock = None
+        if match is not None:
+            clock = {
+                "match": {"pk": match.pk, "extra_minutes": match.extra_minutes},
+                "ends_at": match.round.ends_at(event.round_minutes),
+                "mine": True,
+            }
+        return {"body": body, "clock": clock}
 
-    body = pagecache.get_or_build(
+    cached = pagecache.get_or_build(
         pagecache.key("my-match", event.pk, revision, registration_id, get_language()), build
     )
+    clock = ""
+    if cached["clock"] is not None:
+        clock = render_to_string(
+            "tournaments/_match_clock.html", {"event": event, **cached["clock"]}
+        )
+    body = cached["body"].replace(CLOCK_SENTINEL, clock)
     return pagecache.finish(_my_match_page(request, event, body), tag, weak=True)
 
 
+# Stands for the clock in the cached "my match" body: the clock shows the server's now and
+# the time left, so each response renders its own (no query: the cache keeps its inputs).
+CLOCK_SENTINEL = "<!-- match-clock -->"
+
+
 def _my_match_body(
-    request, event, access, match, *, token: str, report_form=None, chosen=None
+    request, event, access, match, *, token: str, report_form=None, chosen=None, clock=None
 ) -> str:
     """The match and its forms, rendered with ``token`` as the forms' CSRF token (the
-    cached "my match" body carries a sentinel, replaced per response)."""
+    cached "my match" body carries a sentinel, replaced per response) and ``clock`` in
+    place of the clock when given."""
     context = _player_match_context(request, event, access, match, csrf_token=token)
     if match is not None:
         names = context["names"]
         context.update(
             chosen=chosen,
+            clock_placeholder=mark_safe(clock) if clock else None,  # our own constant
             report_form=report_form
             or ReportResultForm(
                 initial={"expected_version": match.version},
