@@ -49,14 +49,17 @@ from .services.standings import EventStandings, compute_standings
 
 
 def event_list(user) -> QuerySet[Event]:
-    """Events the user may see, with format, organizer and the registered count."""
+    """Events the user may see, with format, organizer, the registered count (seats
+    taken) and the number of players (``entrant_count``: :func:`entrants_filter`, which
+    still counts those who dropped after playing)."""
     return (
         policy.events_visible_to(user)
         .select_related("format__game", "organizer")
         .annotate(
             registered_count=Count(
                 "registrations", filter=Q(registrations__status=RegistrationStatus.REGISTERED)
-            )
+            ),
+            entrant_count=Count("registrations", filter=entrants_filter("registrations__")),
         )
     )
 

@@ -469,3 +469,11 @@ def test_withdrawn_player_may_register_again_from_the_page(client_for, staffed_e
     assert response.status_code == 302
     registration.refresh_from_db()
     assert registration.status == RegistrationStatus.REGISTERED
+
+
+def test_event_list_selector_counts_players_and_seats(event_after_round_3):
+    from tournaments import selectors
+
+    [event] = selectors.event_list(None)
+    # eight players, one dropped after round 2: seven seats taken, eight players
+    assert (event.entrant_count, event.registered_count) == (8, 7)
