@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 
 from . import pagecache, policy, snapshots
@@ -28,22 +29,26 @@ class RoundInfo:
     extended: bool  # some table of the round has extra time
 
 
-def rounds(event: Event) -> tuple[RoundInfo, ...]:
+def rounds(event: Event, *, wanted: int | None = None) -> tuple[RoundInfo, ...]:
     """Every round of the event (drafts too: callers filter by :func:`visible`), by
-    number; one query per revision."""
-
-    def build() -> tuple[RoundInfo, ...]:
-        extended = Match.objects.filter(round=OuterRef("pk"), extra_minutes__gt=0)
-        rows = (
-            Round.objects.filter(event=event)
-            .order_by("number")
-            .annotate(extended=Exists(extended))
-            .values_list("id", "number", "stage", "status", "extended")
-        )
-        return tuple(RoundInfo(*row) for row in rows)
-
+    number; one query per revision. Asked for round ``wanted`` that does not exist, the
+    list is not kept (as ``snapshots.round_of``): made-up round numbers in URLs must not
+    fill the cache."""
     key = pagecache.key("rounds", event.pk, snapshots.revision_of(event).number)
-    return pagecache.get_or_build(key, build)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    extended = Match.objects.filter(round=OuterRef("pk"), extra_minutes__gt=0)
+    rows = (
+        Round.objects.filter(event=event)
+        .order_by("number")
+        .annotate(extended=Exists(extended))
+        .values_list("id", "number", "stage", "status", "extended")
+    )
+    found = tuple(RoundInfo(*row) for row in rows)
+    if wanted is None or any(info.number == wanted for info in found):
+        cache.set(key, found, pagecache.TIMEOUT)
+    return found
 
 
 def visible(infos, access: policy.EventAccess) -> list[RoundInfo]:

@@ -491,7 +491,7 @@ def pairings(request, pk: int, number: int | None = None):
     up yet. live.js refreshes the page's live part when the event changes, so a phone
     left open on it shows a new round when it is published."""
     event, access = selectors.viewed_event(request.user, pk)
-    visible = round_data.visible(round_data.rounds(event), access)
+    visible = round_data.visible(round_data.rounds(event, wanted=number), access)
     if number is None:
         info = visible[-1] if visible else None
     else:

@@ -648,6 +648,9 @@ class MatchTimeSerializer(s.MatchSerializer):
     """A match with its extra time (``extra_minutes``: added to the round's clock)."""
 
     extra_minutes = serializers.IntegerField(read_only=True)
+    # The same values as Match's status; a plain string here keeps that enum named
+    # after Match in the schema (one choice set in two components has no good name).
+    status = serializers.CharField(read_only=True)
 
     class Meta(s.MatchSerializer.Meta):
         fields = [*s.MatchSerializer.Meta.fields, "extra_minutes"]
