@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext
+from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -377,7 +377,7 @@ def _player_match_context(request, event, access, match, **extra):
         "names": names,
         "opponent": None if seat is None else names[2 - seat],
         "result": result,
-        "status_badge": STATUS_BADGES.get(match.status, "badge--muted"),
+        "status_badge": STATUS_BADGES.get(match.status, ("badge--muted", match.status)),
         "reported_by_me": match.status == MatchStatus.REPORTED
         and match.reported_by_id is not None
         and match.reported_by_id == access.registration_id,
@@ -396,13 +396,14 @@ def _player_match_context(request, event, access, match, **extra):
     return context
 
 
-# The badge class of each match status (the badge's text is the status's label).
+# The badge of each match status on the match's page: its class and a short text (the
+# sentence beside the result says who waits for whom, from the reader's side).
 STATUS_BADGES = {
-    MatchStatus.PENDING: "badge--muted",
-    MatchStatus.REPORTED: "badge--warn",
-    MatchStatus.CONFIRMED: "badge--ok",
-    MatchStatus.DISPUTED: "badge--bad",
-    MatchStatus.FINAL: "badge--ok",
+    MatchStatus.PENDING: ("badge--muted", pgettext_lazy("match status", "No result yet")),
+    MatchStatus.REPORTED: ("badge--warn", pgettext_lazy("match status", "Reported")),
+    MatchStatus.CONFIRMED: ("badge--ok", pgettext_lazy("match status", "Confirmed")),
+    MatchStatus.DISPUTED: ("badge--bad", pgettext_lazy("match status", "Disputed")),
+    MatchStatus.FINAL: ("badge--ok", pgettext_lazy("match status", "Final")),
 }
 
 

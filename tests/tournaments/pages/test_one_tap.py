@@ -103,7 +103,7 @@ def test_the_opponent_reads_their_loss_and_confirms_in_one_post(client_for, runn
     assert (stored.status, stored.version) == (MatchStatus.CONFIRMED, 3)
     after = page_of(opponent, response["Location"])
     assert "Result confirmed." in after
-    assert '<span class="badge badge--ok">Confirmed by both players</span>' in after
+    assert '<span class="badge badge--ok">Confirmed</span>' in after
     assert "Confirm:" not in after
     assert "Report the result" not in after
 
