@@ -477,3 +477,12 @@ def test_event_list_selector_counts_players_and_seats(event_after_round_3):
     [event] = selectors.event_list(None)
     # eight players, one dropped after round 2: seven seats taken, eight players
     assert (event.entrant_count, event.registered_count) == (8, 7)
+
+
+def test_event_list_page_counts_players_once_the_event_runs(client, event_after_round_3):
+    """The events list says "8 players" for a running event where one player dropped after
+    round 2 (they played, so they count, as on the event page and in the standings)."""
+    response = client.get(reverse("tournaments:event_list"))
+    body = response.content.decode()
+    assert "8 players" in body
+    assert "registered of" not in body
