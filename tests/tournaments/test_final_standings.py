@@ -272,7 +272,7 @@ def test_top_cut_in_progress(organizer, crossover, make_players):
 
 
 def boxes(body: str) -> list[str]:
-    return re.findall(r'<li class="bracket__match">(.*?)</li>', body, re.S)
+    return re.findall(r'<div class="bracket__match">(.*?)</div>', body, re.S)
 
 
 def test_bracket_page_draws_rounds_winners_scores_and_champion(finished):
