@@ -22,10 +22,10 @@ from django.views.decorators.http import require_POST, require_safe
 from . import policy, selectors, services
 from .forms import (
     PENALTY_EFFECTS,
-    DecklistForm,
     LateEntryForm,
     PenaltyForm,
     ReasonForm,
+    RegisterForm,
     StaffDecklistForm,
 )
 from .models import EventState, PenaltyKind, RegistrationStatus
@@ -101,12 +101,22 @@ def my_decklist(request, pk: int):
     saves nothing; a locked list can only be changed by a judge."""
     event, access = _event_and_access(request, pk)
     registration = _own_registration(request, event, access)
-    form = DecklistForm(_bound(request), initial={"decklist": registration.deck_text})
+    # One of the player's saved decks or a pasted list, as on the register page.
+    form = RegisterForm(
+        _bound(request),
+        user=request.user,
+        event=event,
+        initial={"decklist": registration.deck_text},
+    )
     report = None
     if form.is_bound and form.is_valid():
+        deck = form.cleaned_data["deck"]
         try:
             services.submit_decklist(
-                registration, actor=request.user, deck_text=form.cleaned_data["decklist"]
+                registration,
+                actor=request.user,
+                deck=deck,
+                deck_text=None if deck else form.cleaned_data["decklist"],
             )
         except services.DeckIllegal as error:
             report = error.report
@@ -125,6 +135,7 @@ def my_decklist(request, pk: int):
             "event": event,
             "registration": registration,
             "form": form,
+            "has_decks": form.fields["deck"].queryset.exists(),
             **registration_actions(event, registration),
             **deck_report_context(report, event.format),
         },

@@ -20,6 +20,7 @@ from tests.tournaments.factories import (
     play_round,
     register_all,
 )
+from tests.tournaments.pages.test_player_pages import OTHER_DECK
 from tournaments import services
 from tournaments.models import Match, Registration, RegistrationStatus
 
@@ -486,3 +487,32 @@ def test_event_list_page_counts_players_once_the_event_runs(client, event_after_
     body = response.content.decode()
     assert "8 players" in body
     assert "registered of" not in body
+
+
+def test_my_decklist_can_switch_to_a_saved_deck(client_for, staffed_event, outsider, crossover):
+    registration = services.register_player(staffed_event, actor=outsider, deck_text=LEGAL_DECK)
+    deck, _ = deck_services.save_deck(owner=outsider, fmt=crossover, name="Fire", text=LEGAL_DECK)
+    url = reverse("tournaments:my_decklist", args=[staffed_event.pk])
+    client = client_for(outsider)
+    page = text_of(client.get(url))
+    assert f'<option value="{deck.pk}">Fire ({escape(crossover.name)})</option>' in page
+    response = client.post(url, {"deck": deck.pk, "decklist": ""})
+    assert response.status_code == 302
+    registration.refresh_from_db()
+    assert registration.deck == deck
+    assert registration.deck_text == deck_services.deck_text(deck.entries.all())
+    assert registration.deck_report["legal"] is True
+
+
+def test_my_decklist_refuses_another_users_deck(
+    client_for, staffed_event, outsider, crossover, make_players
+):
+    registration = services.register_player(staffed_event, actor=outsider, deck_text=LEGAL_DECK)
+    (owner,) = make_players(1, prefix="owner")
+    deck, _ = deck_services.save_deck(owner=owner, fmt=crossover, name="Fire", text=OTHER_DECK)
+    url = reverse("tournaments:my_decklist", args=[staffed_event.pk])
+    response = client_for(outsider).post(url, {"deck": deck.pk})
+    assert response.status_code == 200
+    assert "Select a valid choice." in text_of(response)
+    registration.refresh_from_db()
+    assert (registration.deck_id, registration.deck_text) == (None, LEGAL_DECK)
