@@ -3,9 +3,10 @@
  *
  * (a) Countdowns. Every <time data-ends-at="ISO" data-server-now="ISO"> shows the time
  *     left until data-ends-at, in whole minutes rounded up ("12 min", or H:MM from an
- *     hour), as services/clock.py's minutes_left_text does. The server's now at render
- *     time gives the offset between the server's clock and this device's, so a phone
- *     whose clock is wrong still shows the hall's time. Optional attributes:
+ *     hour), as services/clock.py's minutes_left_text does. The server's clock comes
+ *     from the live JSON's "now" (or, before its first answer, the element's
+ *     data-server-now), so a phone whose clock is wrong still shows the hall's time.
+ *     Pages cached per revision carry only data-ends-at. Optional attributes:
  *     data-minutes="%(minutes)s min" (the translated unit), data-over="Time is up".
  *     Nothing is fetched for this: it is all local.
  *
@@ -41,9 +42,14 @@
     return pattern.replace("%(minutes)s", String(minutes));
   }
 
+  // Server time minus this device's time, from the live JSON's "now" (see poll); until
+  // the first answer, from the page's data-server-now if it has one, else 0.
+  var serverOffset = null;
+
   function offsetOf(element) {
-    // Server time minus this device's time, read once per element (a replaced element
-    // comes from a page rendered just now: its server-now is as good as the first).
+    if (serverOffset !== null) return serverOffset;
+    // Read once per element (a replaced element comes from a page rendered just now:
+    // its server-now is as good as the first). Cached pages carry none.
     if (element._liveOffset === undefined) {
       var serverNow = Date.parse(element.getAttribute("data-server-now") || "");
       element._liveOffset = isNaN(serverNow) ? 0 : serverNow - Date.now();
@@ -145,6 +151,7 @@
     if (feed.etag) headers["If-None-Match"] = feed.etag;
     // no-store: the browser neither answers from its cache nor adds its own validator,
     // so a 304 reaches this script.
+    var sent = Date.now();
     fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers })
       .then(function (response) {
         if (response.status === 304) return null;
@@ -155,6 +162,11 @@
       .then(function (data) {
         feed.failures = 0;
         if (!data) return;
+        var now = Date.parse(data.now || "");
+        if (!isNaN(now)) {
+          serverOffset = now - (sent + Date.now()) / 2; // the server answered mid-way
+          tick();
+        }
         if (!feed.fixed && data.poll) feed.seconds = data.poll;
         var changed = feed.revision !== null && data.revision !== feed.revision;
         feed.revision = data.revision;
