@@ -330,10 +330,10 @@ def report_result(
     ``games_malformed``, ``record_malformed``) or InvalidResult (the engine's code, e.g.
     ``winner_required`` for a drawn record in a top cut).
     """
-    if (games is None) == (record is None):
-        raise InvalidInput("games_or_record", "give either the games or the record")
     access = policy.access_for(actor, _event_of(match))
     policy.require(policy.can_report(access, match), "not_participant")
+    if (games is None) == (record is None):
+        raise InvalidInput("games_or_record", "give either the games or the record")
     played = parse_games(games) if games is not None else None
     claimed = _parse_record(record) if record is not None else None
     with transaction.atomic():
