@@ -61,26 +61,28 @@ def play_round(event_id: int, number: int, organizer, pages, *, drop_after=None)
             continue
         reporter = pages[match.player1.player.username]
         confirmer = pages[match.player2.player.username]
-        name1, name2 = match.player1.player.username, match.player2.player.username
+        name2 = match.player2.player.username
         reporter.goto(f"/events/{event_id}/me/match/")
         assert reporter.locator("dt:text-is('Opponent') + dd").inner_text() == name2
-        # 2-1 for player 1: the opponent's HP reaches 0, then own HP, then the opponent's.
+        # 2-1 for player 1, game by game: the opponent's HP reaches 0, then own HP, then
+        # the opponent's (the one-tap path has its own test).
+        reporter.locator("summary", has_text="Report game by game").click()
         for game, loser in ((1, 2), (2, 1), (3, 2)):
             reporter.locator(f"#id_game{game}_end").select_option("hp_zero")
             reporter.locator(f"#id_game{game}_hp{loser}").fill("0")
             reporter.locator(f"#id_game{game}_hp{3 - loser}").fill("4")
             reporter.locator(f"#id_game{game}_hp{3 - loser}").dispatch_event("change")
         preview = reporter.locator(f"#result-preview-{match.pk}")
-        preview.get_by_text(f"Match record 2-1-0: {name1} wins the match.").wait_for()
+        preview.get_by_text("This makes: You won 2–1").wait_for()
         assert preview.locator("li").all_inner_texts() == [
-            f"Game 1: {name1} wins",
-            f"Game 2: {name2} wins",
-            f"Game 3: {name1} wins",
+            f"Game 1: you won — {name2}'s HP reached 0",
+            "Game 2: you lost — your HP reached 0",
+            f"Game 3: you won — {name2}'s HP reached 0",
         ]
         click(reporter, "Report")
-        assert "Reported: 2-1-0" in flash(reporter)
+        assert f"Reported: 2–1 win. {name2} now confirms or disputes it." in flash(reporter)
         confirmer.goto(f"/events/{event_id}/me/match/")
-        click(confirmer, "Confirm the result")
+        click(confirmer, "Confirm: you lost 1–2")
         assert flash(confirmer) == "Result confirmed."
     if drop_after:
         page = pages[drop_after]

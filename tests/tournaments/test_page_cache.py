@@ -589,6 +589,17 @@ def _drop_in_round(w):
     return Step(lambda: services.drop_player(registration, actor=player), player)
 
 
+@scenario("extend_match_time", "extend_match_time", "r3")
+def _extend_time(w):
+    round_ = round_4(w)
+    services.start_round_clock(round_, actor=w.organizer)
+    match = tables(round_)[1]
+    return Step(
+        lambda: services.extend_match_time(match, actor=w.judge, minutes=3, reason="deck check"),
+        match.player1.player,
+    )
+
+
 @scenario("close_round", "close_round", "r3")
 def _close(w):
     round_ = round_4(w, report_first=False)
@@ -851,9 +862,14 @@ def fetch(client: Client, url: str, etag: str | None = None):
     return client.get(url, headers=headers)
 
 
+SERVER_NOW = re.compile(r'data-server-now="[^"]*"')
+
+
 def shown(response) -> tuple:
     """What a response shows, the per-render CSRF token aside."""
     body = CSRF_INPUT.sub(r"\1\2", response.content.decode())
+    # The clock's server time is put in per response (live.js counts down from it).
+    body = SERVER_NOW.sub('data-server-now=""', body)
     return response.status_code, response.get("Location"), body
 
 

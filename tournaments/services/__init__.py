@@ -6,6 +6,7 @@ compare-and-swap, records exactly one audit entry in the same transaction, and r
 written nothing.
 """
 
+from .clock import extend_match_time
 from .errors import (
     CapacityFull,
     Conflict,
@@ -77,6 +78,7 @@ __all__ = [
     "dispute_result",
     "drop_player",
     "edit_pairing",
+    "extend_match_time",
     "finish_event",
     "generate_round",
     "generate_top_cut",

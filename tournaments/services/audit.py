@@ -37,6 +37,7 @@ NOT_STANDINGS_ACTIONS = frozenset(
         "round.generated",
         "round.published",
         "round.clock_started",
+        "match.time_extended",
         "round.pairing_edited",
         "round.repaired",
         "staff.added",

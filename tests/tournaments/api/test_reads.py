@@ -142,6 +142,9 @@ def test_standings_with_tiebreakers(event_after_round_3, client_for):
             "dropped": line.dropped,
             "missed_rounds": 0,
             "tiebreakers": line.tiebreakers,
+            # a Swiss-only event: placing is the rank, no top-cut result
+            "placing": line.rank,
+            "top_cut_result": None,
         }
     dropped = next(row for row in body["rows"] if row["registration"] == f.registrations[7].pk)
     assert dropped["dropped"] is True

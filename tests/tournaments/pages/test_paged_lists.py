@@ -42,6 +42,18 @@ def text_of(response) -> str:
     return response.content.decode()
 
 
+# The pairings rows' extras that the markup checks below look past: the card labels
+# (table.responsive), the by-name row title and the points beside each name (those have
+# tests of their own in test_live.py).
+PAIRINGS_EXTRAS = re.compile(
+    r' data-label="[^"]*"| class="row-title"| <small class="points">[^<]*</small>'
+)
+
+
+def plain(body: str) -> str:
+    return PAIRINGS_EXTRAS.sub("", body)
+
+
 def standings_url(event) -> str:
     return reverse("tournaments:standings", args=[event.pk])
 
@@ -199,7 +211,7 @@ def test_standings_search_by_name(big, client_for):
     assert '<p role="status">0 matches for “nobody here”.</p>' in none
     # The query is escaped where it is shown.
     hostile = search('<b>"x')
-    assert "<b>" not in hostile.split("<main>")[1]
+    assert "<b>" not in hostile.split("<main")[1]
     assert "0 matches for “&lt;b&gt;&quot;x”." in hostile
     # Only spaces: no search at all.
     assert standing_rows(search("   ")) == expected_standings(big)[:200]
@@ -293,7 +305,7 @@ def test_pairings_by_table_paginated(big, client_for):
     assert tables_of(first) == list(range(1, 201))
     assert pager_text(1, 2, 1, 200, 300) in first
     assert '<a href="?page=2" rel="next">Next</a> <a href="?page=2">Last</a>' in first
-    second = text_of(client.get(url, {"page": 2}))
+    second = plain(text_of(client.get(url, {"page": 2})))
     assert tables_of(second) == list(range(201, 301))
     assert pager_text(2, 2, 201, 300, 300) in second
     assert '<a href="?page=1">First</a> <a href="?page=1" rel="prev">Previous</a>' in second
@@ -306,7 +318,7 @@ def test_pairings_by_table_paginated(big, client_for):
     assert tables_of(text_of(client.get(url, {"page": 7}))) == list(range(201, 301))
     assert tables_of(text_of(client.get(url, {"page": "x"}))) == list(range(1, 201))
     # Round 3 (599 players) ends with a bye.
-    round_3 = text_of(client.get(pairings_url(big, 3), {"page": 2}))
+    round_3 = plain(text_of(client.get(pairings_url(big, 3), {"page": 2})))
     bye = _matches(big, 3)[-1]
     assert (bye.table, bye.player2_id) == (300, None)
     assert (
@@ -333,7 +345,7 @@ def test_pairings_by_name_paginated(big, client_for):
     expected = _name_lines(big, 3)
     assert len(expected) == 599
     for page, start in ((1, 0), (2, 200), (3, 400)):
-        body = text_of(client.get(url, {"by": "name", "page": page}))
+        body = plain(text_of(client.get(url, {"by": "name", "page": page})))
         assert NAME_LINE.findall(body) == expected[start : start + 200], page
         assert pager_text(page, 3, start + 1, min(start + 200, 599), 599) in body
     assert (
@@ -367,7 +379,7 @@ def test_pairings_search_by_table_and_by_name(big, client_for):
             assert '<p role="status">1 match for “' in body
     # In the list by name, the found player's line is shown.
     name = match.player2.player.username
-    by_name = text_of(client.get(url, {"by": "name", "q": name}))
+    by_name = plain(text_of(client.get(url, {"by": "name", "q": name})))
     assert (name, "250", match.player1.player.username) in NAME_LINE.findall(by_name)
     assert '<a href="?by=name">Show all</a>' in by_name
 
@@ -412,7 +424,7 @@ def test_enter_result_links_for_staff_only(big, client_for, organizer, outsider)
     player = matches[0].player1.player
     # The public copy first (cached), then the staff's, then the public again.
     assert "Enter result" not in text_of(client_for().get(url))
-    staff = text_of(client_for(organizer).get(url))
+    staff = plain(text_of(client_for(organizer).get(url)))
     assert staff.count("Enter result") == 200
     first = matches[0]
     assert (
@@ -607,7 +619,7 @@ def test_pairings_tag_changes_when_a_result_is_confirmed(event_after_round_3, cl
     assert after.status_code == 200
     assert after["ETag"] != before["ETag"]
     assert f'<tr id="table-{match.table}">' in text_of(after)
-    row = text_of(after).split(f'<tr id="table-{match.table}">')[1].split("</tr>")[0]
+    row = plain(text_of(after)).split(f'<tr id="table-{match.table}">')[1].split("</tr>")[0]
     assert "<td>2-1-0</td>" in row
 
 
@@ -645,10 +657,10 @@ def test_japanese_pages_are_cached_apart_from_english(big, client_for):
 
 def test_japanese_pairings_and_event_page_after_english(big, client_for, organizer):
     url = pairings_url(big, 3)
-    english = text_of(client_for().get(url, {"page": 2}))
+    english = plain(text_of(client_for().get(url, {"page": 2})))
     assert '<th scope="col">Table</th><th scope="col">Player 1</th>' in english
     assert "<td>bye</td>" in english
-    japanese = text_of(client_for().get(url, {"page": 2}, HTTP_ACCEPT_LANGUAGE="ja"))
+    japanese = plain(text_of(client_for().get(url, {"page": 2}, HTTP_ACCEPT_LANGUAGE="ja")))
     assert "<h1>第3ラウンドの対戦表</h1>" in japanese
     assert '<th scope="col">テーブル</th><th scope="col">プレイヤー1</th>' in japanese
     assert "<td>不戦勝</td>" in japanese

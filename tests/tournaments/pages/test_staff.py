@@ -54,7 +54,7 @@ def test_dashboard_for_organizer_and_judge(client_for, event_after_round_3, judg
     assert "Generate the next round" not in judge_body
 
 
-@pytest.mark.parametrize("name", ["dashboard", "round_clock", "round_clock_fragment"])
+@pytest.mark.parametrize("name", ["dashboard"])
 def test_staff_pages_forbidden_for_outsider_and_player(
     client_for, event_after_round_3, outsider, name
 ):
@@ -140,29 +140,7 @@ def test_unknown_round_action_is_404(client_for, event_after_round_3, organizer)
     assert client_for(organizer).post(url).status_code == 404
 
 
-def test_round_clock_shows_end_time_and_polls(client_for, organizer, crossover, make_players):
-    event = open_event(organizer, crossover, round_minutes=50)
-    register_all(event, make_players(2))
-    services.start_event(event, actor=organizer)
-    round_ = services.generate_round(event, actor=organizer)
-    services.publish_round(round_, actor=organizer)
-    client = client_for(organizer)
-    urls = staff_urls(event)
-    assert "The clock has not started." in text_of(client.get(urls["round_clock"]))
-    round_ = services.start_round_clock(round_, actor=organizer)
-    body = text_of(client.get(urls["round_clock"]))
-    assert f'hx-get="{urls["round_clock_fragment"]}" hx-trigger="every 5s"' in body
-    assert '<h1 class="remaining">' in body
-    assert '<header class="site-header">' not in body
-    fragment = text_of(client.get(urls["round_clock_fragment"]))
-    assert fragment.startswith('<section id="clock"')
-    assert "<!DOCTYPE html>" not in fragment
-    ends = round_.ends_at(50)
-    from django.utils import timezone
-
-    assert f"Ends at {timezone.localtime(ends):%H:%M}" in fragment
-    remaining = fragment.split('<h1 class="remaining">')[1].split("</h1>")[0]
-    assert remaining in ("50:00", "49:59", "49:58")
+# The round clock is public since issue 11: tests/tournaments/pages/test_live.py.
 
 
 def test_dashboard_query_count_is_the_same_small_and_large(
