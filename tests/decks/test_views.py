@@ -341,11 +341,31 @@ def test_signup_creates_a_user_and_logs_in(client, db):
         {"username": "newplayer", "password1": "a-long-pass-123", "password2": "a-long-pass-123"},
     )
     assert response.status_code == 302
-    assert response["Location"] == LIST_URL
+    assert response["Location"] == "/"  # the player's hub, as after logging in
     user = User.objects.get(username="newplayer")
     assert user.check_password("a-long-pass-123")
     assert client.get(LIST_URL).status_code == 200
     assert int(client.session["_auth_user_id"]) == user.pk
+
+
+@pytest.mark.parametrize(
+    ("next_url", "lands_on"),
+    [("/events/", "/events/"), ("https://evil.example/", "/"), ("//evil.example/", "/")],
+)
+def test_signup_goes_back_to_next_on_this_site_only(client, db, next_url, lands_on):
+    page = client.get(reverse("signup"), {"next": next_url})
+    hidden = f'<input type="hidden" name="next" value="{next_url}">'
+    assert (hidden in page.content.decode()) is (lands_on == next_url)
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "newplayer",
+            "password1": "a-long-pass-123",
+            "password2": "a-long-pass-123",
+            "next": next_url,
+        },
+    )
+    assert (response.status_code, response["Location"]) == (302, lands_on)
 
 
 def test_signup_with_mismatched_passwords_creates_nobody(client, db):
