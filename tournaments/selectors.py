@@ -364,7 +364,7 @@ def my_current_registrations(user) -> list[Registration]:
             status__in=(RegistrationStatus.REGISTERED, RegistrationStatus.WAITLISTED),
             event__state__in=CURRENT_EVENT_STATES,
         )
-        .select_related("event__format")
+        .select_related("event__format", "event__revision")
         .defer(*DECK_FIELDS)
         .annotate(
             current_match_id=Subquery(latest),

@@ -461,10 +461,13 @@ def _chosen(request, context) -> dict | None:
     value = request.GET.get("report", "")
     if not value or not context.get("can_report"):
         return None
+    try:  # "2-1" reads as "2-1-0"
+        record = MatchRecord.parse(value[:20])
+    except EngineError:
+        return None
     for group in context.get("choices", ()):
         for choice in group["records"]:
-            if choice["value"] == value:
-                record = MatchRecord.parse(value)
+            if choice["value"] == str(record):
                 return {**choice, "button": result_texts.report_label(record)}
     return None
 

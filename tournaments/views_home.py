@@ -159,8 +159,6 @@ def home(request):
         "home.html",
         {
             "my_events": mine,
-            # live.js refreshes one event's parts: only when there is exactly one.
-            "live_event": mine[0]["event"] if len(mine) == 1 else None,
             "staff_events": [
                 {"event": e, "state_badge": STATE_BADGES.get(e.state, "badge--muted")}
                 for e in running

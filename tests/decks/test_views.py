@@ -284,7 +284,7 @@ def test_delete_deck_asks_then_deletes(player_client, deck):
     assert Deck.objects.count() == 1
     response = player_client.post(url)
     assert response.status_code == 302
-    assert response["Location"] == "/"  # the player's hub
+    assert response["Location"] == LIST_URL
     assert Deck.objects.count() == 0
     assert DeckEntry.objects.count() == 0
     assert "Deleted “Fire deck”." in player_client.get(LIST_URL).content.decode()
@@ -386,7 +386,7 @@ def test_login_page_renders_and_logs_in(client, player):
     assert 'name="password"' in body
     response = client.post(reverse("login"), {"username": "player", "password": "pw"})
     assert response.status_code == 302
-    assert response["Location"] == LIST_URL
+    assert response["Location"] == "/"  # the player's hub
 
 
 def test_check_page_line_numbers_count_leading_blank_lines(client, crossover):

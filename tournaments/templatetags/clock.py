@@ -39,3 +39,13 @@ def time_left(ends_at: dt.datetime | None) -> str:
     if ends_at is None:
         return ""
     return minutes_left_text((ends_at - timezone.now()).total_seconds())
+
+
+@register.filter
+def revision(event) -> int:
+    """The event's revision number as loaded with it: a live part's ``data-revision``,
+    so that live.js knows what its page shows and a change made before its first poll
+    is not missed."""
+    from ..snapshots import revision_of
+
+    return revision_of(event).number

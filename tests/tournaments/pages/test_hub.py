@@ -22,7 +22,7 @@ from tests.tournaments.factories import (
 )
 from tests.tournaments.pages.test_player_pages import OTHER_DECK
 from tournaments import services
-from tournaments.models import Match, Registration, RegistrationStatus
+from tournaments.models import Event, Match, Registration, RegistrationStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +142,13 @@ def test_home_shows_my_current_match_with_one_tap_to_report(client_for, round_on
     body = text_of(client_for(player1).get(HOME))
     mine = section(body, "my-events")
     assert body.index('id="my-events"') < body.index('id="live-events"')
-    assert f'data-live="{reverse("tournaments:live", args=[event.pk])}"' in mine
+    # the event's part refreshes itself, and knows which revision it shows
+    revision = Event.objects.get(pk=event.pk).revision.number
+    assert (
+        f'<article id="my-event-{event.pk}" class="panel panel--highlight my-event" '
+        f'data-live="{reverse("tournaments:live", args=[event.pk])}" '
+        f'data-revision="{revision}">' in mine
+    )
     assert "Summer Cup" in mine
     assert f"Round 1 · table {match.table} · against {player2.username}" in mine
     assert '<span class="badge badge--info">No result yet</span>' in mine
@@ -194,7 +200,7 @@ def test_home_staff_see_the_events_they_run(client_for, staffed_event, judge, ou
     assert 'id="events-i-run"' not in text_of(client_for(outsider).get(HOME))
 
 
-def test_home_with_two_events_of_mine_has_no_live_refresh(
+def test_home_with_two_events_of_mine_refreshes_each_on_its_own(
     client_for, organizer, crossover, make_players
 ):
     player = _events_for_home(organizer, crossover, make_players, 1, "two")
@@ -202,7 +208,9 @@ def test_home_with_two_events_of_mine_has_no_live_refresh(
     assert mine.count('class="panel panel--highlight my-event"') == 2
     # the event under way first, though the upcoming one was created first
     assert mine.index("two live 0") < mine.index("two upcoming")
-    assert "data-live" not in mine
+    lives = re.findall(r'<article id="my-event-(\d+)"[^>]* data-live="/events/(\d+)/live/"', mine)
+    assert len(lives) == 2
+    assert all(article == event for article, event in lives)
 
 
 def test_home_query_count_does_not_grow_with_my_events(
@@ -240,7 +248,8 @@ def test_event_page_shows_the_players_own_status_first(client_for, round_one):
     panel = section(body, "my-status")
     assert panel.startswith(
         '<section id="my-status" class="panel panel--highlight" aria-labelledby="my-status-title"'
-        f' data-live="{reverse("tournaments:live", args=[event.pk])}">'
+        f' data-live="{reverse("tournaments:live", args=[event.pk])}"'
+        f' data-revision="{Event.objects.get(pk=event.pk).revision.number}">'
     )
     assert body.index('id="my-status"') < body.index("<dt>Format</dt>")
     assert '<span class="badge badge--ok">Registered</span>' in panel

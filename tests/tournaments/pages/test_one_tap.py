@@ -212,13 +212,20 @@ def test_a_top_cut_offers_no_draw(client_for, organizer, crossover, make_players
     assert Match.objects.get(pk=match.pk).status == MatchStatus.PENDING
 
 
-@pytest.mark.parametrize("choice", ["3-0-0", "2-1", "nonsense", ""])
+@pytest.mark.parametrize("choice", ["3-0-0", "2-1-5", "9" * 30, "nonsense", ""])
 def test_an_unknown_choice_shows_no_report_button(client_for, running, choice):  # noqa: F811
     event, match, player1, _, _ = running
     body = page_of(client_for(player1), match_url(event, match) + f"?report={choice}")
     assert "Report 2" not in body
     assert "Choose another result" not in body
     assert "2–1 win" in body  # the choices instead
+
+
+def test_a_choice_without_its_draws_reads_as_none_drawn(client_for, running):  # noqa: F811
+    event, match, player1, _, _ = running
+    body = page_of(client_for(player1), match_url(event, match) + "?report=2-1")
+    action, fields = form_with_button(body, "Report 2–1 win")
+    assert fields["record"] == "2-1-0"
 
 
 def test_a_stale_one_tap_report_says_so(client_for, running):  # noqa: F811
