@@ -224,7 +224,7 @@ def test_an_unknown_choice_shows_no_report_button(client_for, running, choice): 
 def test_a_choice_without_its_draws_reads_as_none_drawn(client_for, running):  # noqa: F811
     event, match, player1, _, _ = running
     body = page_of(client_for(player1), match_url(event, match) + "?report=2-1")
-    action, fields = form_with_button(body, "Report 2–1 win")
+    _action, fields = form_with_button(body, "Report 2–1 win")
     assert fields["record"] == "2-1-0"
 
 
