@@ -88,6 +88,10 @@ PAGES = {
     ),
     "event": ("event page", "/events/{event}/", False),
     "my-match": ("my match page", "/events/{event}/me/match/", False),
+    # What every open phone polls (live.js, every 20 s), and the pages it reloads.
+    "live": ("live JSON", "/events/{event}/live/", False),
+    "clock": ("round clock R{round}", "/events/{event}/rounds/{round}/clock/", False),
+    "hub": ("home (signed in: my events)", "/", False),
     # Signed out: the reference of what the server and the load generator can do at all
     # (signed in, a page reads the session and the user from the database).
     "home": ("home (signed out, no database)", "/", False),

@@ -170,7 +170,7 @@ def event_detail(request, pk: int):
 # --- standings -----------------------------------------------------------------------------
 
 
-def _standing_rows(rows) -> list[dict]:
+def _standing_rows(rows, headers) -> list[dict]:
     """Rows as the table shows them: every figure already a string (no per-cell
     localisation or translation in the template)."""
     shown = []
@@ -190,7 +190,11 @@ def _standing_rows(rows) -> list[dict]:
                 "points": row.match_points,
                 "record": row.record,
                 "byes": byes,
-                "tiebreakers": [percent(value) for value in row.tiebreakers],
+                # (column header, figure): the header labels the figure on a phone's card
+                "tiebreakers": [
+                    (header, percent(value))
+                    for header, value in zip(headers, row.tiebreakers, strict=True)
+                ],
             }
         )
     return shown
@@ -201,7 +205,8 @@ def _standings_block(
 ) -> str:
     """Everything of the standings page that is the same for every viewer: the rounds
     counted, the search, the rows, the page links and the downloads."""
-    shown = _standing_rows(rows)
+    headers = [TIEBREAK_LABELS.get(name, name) for name in snapshot.tiebreak_names]
+    shown = _standing_rows(rows, headers)
     if detail is not None:
         for row in shown:
             if row["id"] == detail["registration_id"]:
@@ -214,7 +219,7 @@ def _standings_block(
             "top_cut": top_cut,
             "rounds": snapshot.rounds,
             "rows": shown,
-            "headers": [TIEBREAK_LABELS.get(name, name) for name in snapshot.tiebreak_names],
+            "headers": headers,
             "working_url": url_pattern("tournaments:standings_working", event.pk),
             "played": snapshot.rounds > 0,
             "pager": pager,

@@ -29,7 +29,7 @@ from tournaments.models import Match, Registration
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1/events"
-STANDING_ROW = re.compile(r'<tr id="player-(\d+)">\s*<td>(\d+)</td>')
+STANDING_ROW = re.compile(r'<tr id="player-(\d+)">\s*<td data-label="[^"]*">(\d+)</td>')
 # Records by table, from player 1's (the better seed's) side.
 QUARTERFINALS = {1: "0-2", 2: "2-1", 3: "2-0", 4: "1-2"}
 SEMIFINALS = {1: "0-2", 2: "2-0"}
@@ -143,10 +143,13 @@ def test_standings_page_api_and_csv_agree_champion_first(finished):
     )
     first = page[page.index(f'<tr id="player-{swiss[7]}">') :]
     first = first[: first.index("</tr>")]
-    assert f'<td>{champion} <span class="badge badge--ok">Champion</span></td>' in first
+    assert (
+        f'<td class="row-title">{champion} <span class="badge badge--ok">Champion</span></td>'
+        in first
+    )
     # The Swiss rank follows the name: the champion was 8th after the Swiss rounds.
     swiss_rank = services.compute_standings(event).swiss_rows[7].rank
-    assert f"</td>\n    <td>{swiss_rank}</td>" in first
+    assert f'</td>\n    <td data-label="Swiss rank">{swiss_rank}</td>' in first
     assert page.count('<span class="badge badge--info">Finalist</span>') == 1
     assert page.count('<span class="badge badge--info">Semifinalist</span>') == 2
     assert page.count('<span class="badge badge--muted">Quarterfinalist</span>') == 4

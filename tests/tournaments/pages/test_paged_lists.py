@@ -32,7 +32,7 @@ from tournaments.models import Match
 pytestmark = pytest.mark.django_db
 
 PLAYERS = 600
-STANDING_ROW = re.compile(r'<tr id="player-(\d+)">\s*<td>(\d+)</td>')
+STANDING_ROW = re.compile(r'<tr id="player-(\d+)">\s*<td data-label="[^"]*">(\d+)</td>')
 TABLE_ROW = re.compile(r'<tr id="table-(\d+)">')
 NAME_LINE = re.compile(r"<tr>\s*<td>([^<]*)</td><td>(\d+)</td><td>([^<]*)</td>")
 
@@ -195,7 +195,7 @@ def test_standings_search_by_name(big, client_for):
     assert 'value="taro"' in body
     assert '<a href="?">Show all</a>' in body
     assert '<nav class="pagination"' not in body
-    assert "<td>Ｔａｒｏ Ｙａｍａｄａ" in body
+    assert '<td class="row-title">Ｔａｒｏ Ｙａｍａｄａ' in body
     for query in ("ｔａｒｏ ｙａｍａｄａ", "TaroYamada", "  YAMADA  ", "ａｄａ"):
         found = search(query)
         assert standing_rows(found) == [yamada], query
@@ -271,7 +271,7 @@ def test_player_parameter_opens_the_working_on_its_page(big, client_for):
     assert pager_text(3, 3, 401, 600, PLAYERS) in body
     row = body[body.index(f'<tr id="player-{registration}">') :]
     row = row[: row.index("</tr>")]
-    assert f"<td>{rank}</td>" in row
+    assert f'<td data-label="Rank">{rank}</td>' in row
     assert "<details open " in row
     assert "<dt>Rounds played</dt><dd>3</dd>" in row
     # Only that row's working is filled in; the others keep their link.
