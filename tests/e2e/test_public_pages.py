@@ -239,14 +239,17 @@ def pairings_page(phone: Phone, hall: dict) -> None:
     assert "by=name" in page.url
     # The player's line and their opponent's (the whole match).
     assert rows.count() == 2
-    assert "Hanako Yamada" in rows.locator("td:first-child").all_inner_texts()
+    # each name with its points and record going into the round
+    names = rows.locator("td:first-child").all_inner_texts()
+    assert any(name.startswith("Hanako Yamada ") and "0-2-0" in name for name in names)
     phone.fits("pairings by name search")
 
 
 def event_page(phone: Phone, hall: dict) -> None:
     page = phone.page
     page.goto(f"/events/{hall['event'].pk}/")
-    assert page.locator(".card-facts").is_visible()
+    assert page.locator("#my-status").is_visible()  # the player's own status first
+    assert page.locator("dl.facts").first.is_visible()
     phone.shot("event", full_page=True)
     phone.check("event")
 
@@ -255,7 +258,8 @@ def my_match_page(phone: Phone, hall: dict, *, state: str) -> None:
     page = phone.page
     page.goto(f"/events/{hall['event'].pk}/me/match/")
     if state == "report":
-        assert page.locator("#id_game1_end").is_visible()
+        # one tap per result, from the player's own side
+        assert page.locator(".match-report .choice-grid a").first.is_visible()
     else:
         assert page.locator("textarea").is_visible()
     phone.shot(f"my-match-{state}", full_page=True)
