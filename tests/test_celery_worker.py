@@ -326,7 +326,7 @@ def test_worker_builds_an_export(crossover, worker, monkeypatch):
     assert job.status == ExportJob.Status.DONE, f"{job.error}\n{worker.output()}"
     assert job.total == job.done == 4
     rows = bytes(job.content).decode("utf-8-sig").splitlines()
-    assert rows[0].startswith("Place,Top cut,Swiss rank,Player,Points"), rows
+    assert rows[0].startswith("Place,Top-cut result,Swiss rank,Player,Points"), rows
     assert sorted(row.split(",")[3] for row in rows[1:]) == [
         "player1",
         "player2",

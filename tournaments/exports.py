@@ -122,7 +122,7 @@ def standings_table(user, event: Event, access: EventAccess | None = None) -> Ta
         raise Http404
     columns = [
         Column("placing", pgettext_lazy("standings", "Place")),
-        Column("top_cut_result", _("Top cut")),
+        Column("top_cut_result", pgettext_lazy("standings column", "Top-cut result")),
         Column("rank", _("Swiss rank")),
         Column("player", _("Player")),
         Column("points", _("Points")),

@@ -503,7 +503,9 @@ def my_match(request, pk: int):
         return {"body": body, "clock": clock}
 
     cached = pagecache.get_or_build(
-        pagecache.key("my-match", event.pk, revision, registration_id, get_language()), build
+        # v2: the cached value became a dict (body and clock) in #11
+        pagecache.key("my-match-v2", event.pk, revision, registration_id, get_language()),
+        build,
     )
     clock = ""
     if cached["clock"] is not None:

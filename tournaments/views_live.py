@@ -117,7 +117,8 @@ def _event_ids(request, pk: int | None) -> list[int]:
         value = value.strip()
         if not value:
             continue
-        if not (value.isdecimal() and value.isascii()):
+        # 18 digits at most: beyond a 64-bit id the database cannot even look it up
+        if not (value.isdecimal() and value.isascii()) or len(value) > 18:
             raise Http404
         if int(value) not in ids:
             ids.append(int(value))
@@ -127,8 +128,10 @@ def _event_ids(request, pk: int | None) -> list[int]:
 
 
 def projected_clock(request, event, access, now) -> dict:
-    """One event's panel on the projector: its current (latest visible) round's clock."""
-    rounds = _visible_rounds(event, access)
+    """One event's panel on the projector: its current (latest published) round's clock.
+    The projector is a public screen: a round the staff generated but did not publish yet
+    is not shown, even when a staff member's browser shows it."""
+    rounds = [r for r in _visible_rounds(event, access) if r.status != RoundStatus.DRAFT]
     current = rounds[-1] if rounds else None
     clock = None
     if current is not None:

@@ -293,7 +293,10 @@ def standings(request, pk: int):
     mine = None
     if access.registration_id is not None:
         mine = pagecache.get_or_build(
-            pagecache.key("standings-mine-v2", event.pk, revision, access.registration_id),
+            # the top-cut result is translated text: one entry per language
+            pagecache.key(
+                "standings-mine-v3", event.pk, revision, get_language(), access.registration_id
+            ),
             lambda: _my_standing(event, access.registration_id),
         )
     if query:

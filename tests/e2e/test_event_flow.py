@@ -154,6 +154,6 @@ def test_an_event_runs_end_to_end(new_page, log_in, crossover):
         visitor.get_by_role("link", name="Standings as CSV").click()
     text = download.value.path().read_bytes().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0][:4] == ["Place", "Top cut", "Swiss rank", "Player"]
+    assert rows[0][:4] == ["Place", "Top-cut result", "Swiss rank", "Player"]
     assert sorted(row[3] for row in rows[1:]) == ["alice", "bob", "carol"]
     assert AuditEntry.objects.filter(event_id=event_id, action="registration.dropped").count() == 1

@@ -136,7 +136,7 @@ def read_xlsx(content: bytes) -> SimpleNamespace:
 # --- exact files ---------------------------------------------------------------------
 
 STANDINGS_CSV = (
-    "\ufeffPlace,Top cut,Swiss rank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
+    "\ufeffPlace,Top-cut result,Swiss rank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
     "1,,1,山田 太郎,3,1-0-0,33.00,100.00,33.00,false\r\n"
     "1,,1,'+1,3,1-0-0,33.00,100.00,33.00,false\r\n"
     "3,,3,'@SUM,3,1-0-0,0.00,100.00,0.00,false\r\n"
@@ -297,7 +297,7 @@ def test_standings_xlsx_read_back(tiny):
     sheet = read_xlsx(response.content)
     assert sheet.rows[0] == [
         "Place",
-        "Top cut",
+        "Top-cut result",
         "Swiss rank",
         "Player",
         "Points",
@@ -413,7 +413,7 @@ def test_draft_event_standings_for_its_staff(organizer, crossover):
     event = new_event(organizer, crossover, name="Secret")
     response = client_for(organizer).get(export_url(event, "standings", "csv"))
     assert response.status_code == 200
-    header = "\ufeffPlace,Top cut,Swiss rank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
+    header = "\ufeffPlace,Top-cut result,Swiss rank,Player,Points,Record,OMW%,GW%,OGW%,Dropped\r\n"
     assert response.content == header.encode()
 
 

@@ -174,7 +174,7 @@ def test_standings_page_api_and_csv_agree_champion_first(finished):
 
     url = reverse("tournaments:export", kwargs={"pk": event.pk, "kind": "standings", "fmt": "csv"})
     lines = list(csv.reader(io.StringIO(client_for().get(url).content.decode("utf-8-sig"))))
-    assert lines[0][:4] == ["Place", "Top cut", "Swiss rank", "Player"]
+    assert lines[0][:4] == ["Place", "Top-cut result", "Swiss rank", "Player"]
     assert [(name, int(place), result or None) for place, result, _rank, name, *_ in lines[1:]] == [
         (name_of(registration), place, result) for registration, place, result in expected
     ]
@@ -201,6 +201,19 @@ def test_own_row_box_says_the_place(finished, organizer):
         f'<span class="badge">Finalist</span> <a href="?page=1#player-{swiss[1]}">'
         "Go to my row</a></p>"
     ) in page
+
+
+def test_own_row_box_follows_the_readers_language(finished):
+    """The viewer's own line is cached per player and language: the finalist reading in
+    English, then in Japanese, sees each language's badge."""
+    event, swiss = finished
+    player = Registration.objects.select_related("player").get(pk=swiss[1]).player
+    url = reverse("tournaments:standings", args=[event.pk])
+    client = client_for(player)
+    english = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    japanese = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="ja"))
+    assert '<span class="badge">Finalist</span> <a href' in english
+    assert '<span class="badge">準優勝</span> <a href' in japanese
 
 
 # --- the champion --------------------------------------------------------------------------
@@ -376,3 +389,15 @@ def test_bracket_page_queries_do_not_grow(organizer, crossover, make_players):
         count(client_for(), url)  # the champion's standings cached
         counts.append(count(client_for(), url))
     assert counts == [3, 3]  # the event with the viewer's access, the rounds, their matches
+
+
+def test_a_cut_is_complete_when_its_last_round_is_closed_even_without_a_champion():
+    """A final's winner disqualified afterwards is left out of the standings: nobody is
+    champion, but the cut is over (the page says "Final standings", not "in progress")."""
+    from tournaments.services.standings import TopCutState
+    from tournaments.snapshots import TopCutSummary
+
+    for summary in (TopCutState(8, 3, 3, None), TopCutSummary(8, 3, 3, None)):
+        assert summary.complete is True
+    for summary in (TopCutState(8, 3, 2, None), TopCutSummary(8, 3, 2, None)):
+        assert summary.complete is False

@@ -75,7 +75,9 @@ class TopCutState:
 
     @property
     def complete(self) -> bool:
-        return self.champion is not None
+        """Every round of the cut is closed (the champion may still be None: a winner
+        disqualified afterwards is left out of the standings, and nobody is champion)."""
+        return self.closed >= self.rounds
 
 
 @dataclass

@@ -7,12 +7,13 @@ the encoded text in ``data-url``, so tests and people can see where it leads."""
 from __future__ import annotations
 
 import functools
+import html
 
 import segno
 from django import template
 from django.urls import reverse
 from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 register = template.Library()
 
@@ -33,7 +34,11 @@ def qr_svg_markup(url: str, label: str) -> str:
 
 @register.simple_tag
 def qr_svg(url: str, label: str) -> SafeString:
-    return mark_safe(qr_svg_markup(str(url), str(label)))
+    """``label``: the code's accessible name as plain text; a label that is already
+    HTML (``{% blocktranslate asvar %}`` escapes) is read back to text first, so that an
+    event called "Bob's Cup & Co" is escaped once, not read out as entities."""
+    text = html.unescape(str(label)) if isinstance(label, SafeData) else str(label)
+    return mark_safe(qr_svg_markup(str(url), text))
 
 
 @register.simple_tag(takes_context=True)

@@ -185,6 +185,25 @@ def test_projector_refuses_hidden_events_and_bad_lists(client_for, live, organiz
     assert client_for(organizer).get(base + f"?events={private.pk}").status_code == 200
 
 
+def test_projector_never_shows_a_draft_round_even_to_the_staff(client_for, live, organizer):
+    """The projector is a public screen: round 1 is generated but not published, so the
+    organizer's browser shows no round there either (the hall must not read "Round 1"
+    before the pairings are up)."""
+    url = reverse("tournaments:event_clock", args=[live.event.pk])
+    body = text_of(client_for(organizer).get(url))
+    assert "No round yet." in body
+    assert "Round 1" not in body
+    services.publish_round(live.round, actor=organizer)
+    assert "Round 1" in text_of(client_for(organizer).get(url))
+
+
+@pytest.mark.parametrize("query", ["?events=99999999999999999999", "?events=1234567890123456789"])
+def test_projector_answers_404_for_an_id_no_database_holds(client_for, live, query):
+    assert client_for().get(reverse("tournaments:projector") + query).status_code == 404
+    with_url = reverse("tournaments:event_clock", args=[live.event.pk]) + "?with=" + query[8:]
+    assert client_for().get(with_url).status_code == 404
+
+
 # --- the live JSON -------------------------------------------------------------------------
 
 

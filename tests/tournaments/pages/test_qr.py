@@ -8,10 +8,11 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from tests.tournaments.factories import new_event, open_event, register_all
 from tournaments import services
-from tournaments.templatetags.qr import qr_svg_markup
+from tournaments.templatetags.qr import qr_svg, qr_svg_markup
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,18 @@ def test_qr_svg_encodes_the_url_with_an_accessible_name():
 
     code = segno.make("https://venue.example/events/1/pairings/", error="m")
     assert f'viewBox="0 0 {code.symbol_size(border=2)[0]} {code.symbol_size(border=2)[1]}"' in svg
+
+
+def test_qr_label_that_is_already_html_is_escaped_once():
+    """A label from {% blocktranslate asvar %} arrives as escaped HTML: the accessible
+    name reads the event's name, not its entities (once escaped in the attribute and in
+    segno's <title>, never twice)."""
+    escaped = mark_safe("Bob&#x27;s &lt;Cup&gt; &amp; Co")
+    for label in ("Bob's <Cup> & Co", escaped):
+        svg = qr_svg("https://venue.example/", label)
+        assert 'aria-label="Bob&#x27;s &lt;Cup&gt; &amp; Co"' in svg
+        assert "<title>Bob's &lt;Cup&gt; &amp; Co</title>" in svg
+        assert "&amp;lt;" not in svg
 
 
 @pytest.fixture
