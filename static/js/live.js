@@ -128,6 +128,9 @@
       cache: "no-cache",
       headers: { "X-Requested-With": "live.js" }
     }).then(function (response) {
+      // A page answered to a POST (a form sent back with its errors) cannot be fetched
+      // again: stop polling instead of asking for it at every change.
+      if (response.status === 405) { stopped = true; return; }
       if (!response.ok) return;
       return response.text().then(function (html) {
         swap(new DOMParser().parseFromString(html, "text/html"));
@@ -135,7 +138,10 @@
     });
   }
 
+  var stopped = false;
+
   function schedule(url) {
+    if (stopped) return;
     var feed = feeds[url];
     window.clearTimeout(feed.timer);
     var seconds = feed.seconds * Math.pow(2, Math.min(feed.failures, 4));
