@@ -251,3 +251,5 @@ EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)
 # How long a cached page or API answer of an event is kept (tournaments/pagecache.py).
 # Entries are keyed by the event's revision: this bounds memory, not freshness.
 PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", default=600, minimum=1)
+# How often an open page asks whether its event changed (static/js/live.js, views_live).
+LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", default=20, minimum=1)

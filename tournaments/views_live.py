@@ -24,12 +24,10 @@ from . import pagecache, policy, selectors, snapshots, views_public
 from .models import Round, RoundStatus
 from .services.clock import clock_state
 
-# How often live.js polls (seconds; the answer says so). Tests shorten it.
-DEFAULT_POLL_SECONDS = 20
-
 
 def poll_seconds() -> float:
-    return getattr(settings, "LIVE_POLL_SECONDS", DEFAULT_POLL_SECONDS)
+    """How often live.js polls (settings.LIVE_POLL_SECONDS; the answer says so)."""
+    return settings.LIVE_POLL_SECONDS
 
 
 # The most events one projector page shows (two side by side; four still fit a screen).
