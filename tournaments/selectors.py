@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import (
     Case,
@@ -27,7 +28,7 @@ from django.db.models import (
 )
 from django.http import Http404
 
-from . import policy
+from . import pagecache, policy
 from .models import (
     SETTLED_MATCH_STATUSES,
     AuditEntry,
@@ -327,22 +328,46 @@ def event_with_counts(event: Event) -> Event:
 def home_events(user) -> list[Event]:
     """Live events (Swiss rounds or top cut) then upcoming ones (registration open), the
     sooner first, with format, game and the number of players (``entrant_count``): one
-    query."""
+    query for the events; their counts come from the cache, keyed by each event's
+    revision (every registration, drop or disqualification moves it), and the missing
+    ones from one more query."""
     live_first = Case(
         When(state__in=LIVE_EVENT_STATES, then=Value(0)),
         default=Value(1),
         output_field=IntegerField(),
     )
-    return list(
+    events = list(
         policy.events_visible_to(user)
         .filter(state__in=CURRENT_EVENT_STATES)
-        .select_related("format__game")
-        .annotate(
-            entrant_count=Count("registrations", filter=entrants_filter("registrations__")),
-            live_first=live_first,
-        )
+        .select_related("format__game", "revision")
+        .annotate(live_first=live_first)
         .order_by("live_first", "date", "id")[:HOME_EVENTS]
     )
+    keys = {
+        event.pk: pagecache.key("entrants", event.pk, _revision_number(event)) for event in events
+    }
+    counts = {pk: count for pk, key in keys.items() if (count := cache.get(key)) is not None}
+    missing = [pk for pk in keys if pk not in counts]
+    if missing:
+        found = dict(
+            Registration.objects.filter(entrants_filter(), event_id__in=missing)
+            .values_list("event_id")
+            .annotate(count=Count("id"))
+            .values_list("event_id", "count")
+        )
+        for pk in missing:
+            counts[pk] = found.get(pk, 0)
+            cache.set(keys[pk], counts[pk], pagecache.TIMEOUT)
+    for event in events:
+        event.entrant_count = counts[event.pk]
+    return events
+
+
+def _revision_number(event: Event) -> int:
+    try:
+        return event.revision.number
+    except EventRevision.DoesNotExist:  # an event saved without signals (raw loaddata)
+        return 0
 
 
 def my_current_registrations(user) -> list[Registration]:

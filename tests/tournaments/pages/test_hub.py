@@ -123,15 +123,22 @@ def test_home_query_count_is_fixed_for_visitors(
 ):
     client = client_for()
     open_event(organizer, crossover, name="One")
+    # the events, then their players counted (cold), then only the events (counts cached
+    # per event revision)
+    with django_assert_num_queries(2):
+        assert client.get(HOME).status_code == 200
     with django_assert_num_queries(1):
         assert client.get(HOME).status_code == 200
     for number in range(3):
         event = open_event(organizer, crossover, name=f"More {number}")
         register_all(event, make_players(2, prefix=f"more{number}-"))
         services.start_event(event, actor=organizer)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):
         body = text_of(client.get(HOME))
     assert body.count('class="panel event-card"') == 4
+    assert body.count("2 players") == 3  # each started event's count, not a stale one
+    with django_assert_num_queries(1):
+        client.get(HOME)
 
 
 # --- home: signed in -------------------------------------------------------------------
@@ -219,6 +226,7 @@ def test_home_query_count_does_not_grow_with_my_events(
     few = _events_for_home(organizer, crossover, make_players, 1, "few")
     many = _events_for_home(organizer, crossover, make_players, 3, "many")
     counts = []
+    client_for().get(HOME)  # the events' player counts, cached per event revision
     for player in (few, many):
         client = client_for(player)
         # session, user, events, my registrations, their matches, events I run
