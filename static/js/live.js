@@ -20,6 +20,9 @@
  *     it differs from the old one's, is read out by a polite status ("Round 3 pairings
  *     are up").
  *
+ * data-live-watch="rounds" on a live element: refresh it only when the event's rounds
+ * change (a round published, its clock started or extended, closed), not for every result.
+ *
  * Optional: data-live-interval="<seconds>" on a live element (else the JSON's "poll",
  * else 20 s); data-revision="<n>" (the revision the page was built at).
  */
@@ -174,9 +177,17 @@
           tick();
         }
         if (!feed.fixed && data.poll) feed.seconds = data.poll;
-        var changed = feed.revision !== null && data.revision !== feed.revision;
+        // Parts marked data-live-watch="rounds" (the player's home) follow the rounds
+        // only (published, clock started, closed): at a venue every result reported moves
+        // the revision, and reloading a page for every other table's result is load
+        // nobody reading it needs. A change before the first answer reloads them once.
+        var signature = JSON.stringify([data.state, data.rounds]);
+        var first = feed.signature === null;
+        var moved = feed.revision !== null && data.revision !== feed.revision;
+        var roundsMoved = !first && signature !== feed.signature;
         feed.revision = data.revision;
-        if (changed) return refresh();
+        feed.signature = signature;
+        if (moved && (feed.watchAll || first || roundsMoved)) return refresh();
       })
       .catch(function () { feed.failures += 1; })
       .then(function () { schedule(url); });
@@ -186,7 +197,12 @@
     var elements = liveElements();
     for (var i = 0; i < elements.length; i++) {
       var url = elements[i].getAttribute("data-live");
-      if (!url || feeds[url]) continue;
+      if (!url) continue;
+      var all = elements[i].getAttribute("data-live-watch") !== "rounds";
+      if (feeds[url]) {
+        feeds[url].watchAll = feeds[url].watchAll || all;
+        continue;
+      }
       var interval = parseFloat(elements[i].getAttribute("data-live-interval"));
       var known = parseInt(elements[i].getAttribute("data-revision"), 10);
       feeds[url] = {
@@ -194,6 +210,8 @@
         revision: isNaN(known) ? null : known,
         seconds: interval > 0 ? interval : DEFAULT_SECONDS,
         fixed: interval > 0,
+        watchAll: all,
+        signature: null,
         timer: null,
         failures: 0
       };

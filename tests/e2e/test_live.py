@@ -136,3 +136,36 @@ def test_pairings_appear_on_an_open_phone_when_the_round_is_published(
     problems += [f"poster: {v}" for v in serious(staff)]
     shot(staff, "poster-390", full_page=True)
     assert not problems, problems
+
+
+def test_the_home_page_follows_the_rounds_not_every_result(event, new_page, log_in, live_server):
+    """The player's home (data-live-watch="rounds") is reloaded when the round changes
+    (published, clock started), not when another table's result moves the event's
+    revision: at a venue every result would otherwise reload every open home page."""
+    live = event["event"]
+    organizer = event["organizer"]
+    player = event["players"][0]
+    page = new_page()
+    page.set_viewport_size(PHONE)
+    log_in(page, player.username, "pw")
+    page.goto("/")
+    article = page.locator(f"#my-event-{live.pk}")
+    expect(article).to_contain_text("No round is published for you yet.")
+    round_ = services.generate_round(live, actor=organizer)
+    services.publish_round(round_, actor=organizer)
+    expect(article).to_contain_text("Round 1 ·", timeout=15_000)
+    # Mark the article as it is now; another table's result must leave it in place.
+    page.evaluate(f"document.getElementById('my-event-{live.pk}').dataset.seen = 'yes'")
+    other = (
+        Match.objects.filter(round=round_, player2__isnull=False)
+        .exclude(participants__registration__player=player)
+        .first()
+    )
+    services.report_result(
+        other, actor=other.player1.player, record="2-0", expected_version=other.version
+    )
+    page.wait_for_timeout(3_500)  # three polls of one second
+    assert article.get_attribute("data-seen") == "yes"
+    # The clock starting is a change of the round: the article is reloaded.
+    services.start_round_clock(round_, actor=organizer)
+    expect(article).not_to_have_attribute("data-seen", "yes", timeout=15_000)

@@ -154,7 +154,7 @@ def test_home_shows_my_current_match_with_one_tap_to_report(client_for, round_on
     assert (
         f'<article id="my-event-{event.pk}" class="panel panel--highlight my-event" '
         f'data-live="{reverse("tournaments:live", args=[event.pk])}" '
-        f'data-revision="{revision}">' in mine
+        f'data-live-watch="rounds" data-revision="{revision}">' in mine
     )
     assert "Summer Cup" in mine
     assert f"Round 1 · table {match.table} · against {player2.username}" in mine
