@@ -75,6 +75,10 @@ def swiss_rounds_suggestion(registered: int | None = None) -> str:
     return text
 
 
+# The format a new event's form starts on (as the deck check does): CrossOver's.
+DEFAULT_FORMAT = "crossover"
+
+
 class EventForm(forms.Form):
     """Every setting :func:`tournaments.services.create_event` takes."""
 
@@ -145,6 +149,9 @@ class EventForm(forms.Form):
         by_game: dict[str, list] = {}
         for fmt in self.fields["format"].queryset:
             by_game.setdefault(fmt.game.name, []).append((fmt.pk, fmt.name))
+            # a new event starts on the site's first game, not the alphabetically first
+            if fmt.slug == DEFAULT_FORMAT and "format" not in self.initial:
+                self.initial["format"] = fmt.pk
         self.fields["format"].choices = list(by_game.items())
         # the labels are built when the form is, in the language of the request
         self.fields["top_cut_size"].choices = [

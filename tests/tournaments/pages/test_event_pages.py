@@ -119,10 +119,15 @@ def test_create_form_shows_every_setting_and_the_swiss_suggestion(client_for, or
         "Missed rounds of late entries",
     ):
         assert f">{label}:</label>" in body, label
+    # a new event starts on CrossOver's format, not the alphabetically first game's
+    assert crossover.slug == "crossover"
     assert (
         f'<optgroup label="{escape(crossover.game.name)}">\n  '
-        f'<option value="{crossover.pk}">{escape(crossover.name)}</option>'
+        f'<option value="{crossover.pk}" selected>{escape(crossover.name)}</option>'
     ) in body
+    start = body.index('name="format"')
+    select = body[start : body.index("</select>", start)]
+    assert select.count(" selected>") == 1
     assert "3 rounds for up to 8 players, 4 rounds for up to 16 players" in body
     assert '<option value="8">Top 8</option>' in body
     assert '<option value="0" selected>No top cut</option>' in body
