@@ -83,46 +83,41 @@ def score(record: MatchRecord) -> str:
     return EN_DASH.join(str(part) for part in parts)
 
 
+# Each text in three forms, by the outcome from the reader's side: (win, loss, draw).
+CHOICE_TEXTS = (_("%(score)s win"), _("%(score)s loss"), _("Draw %(score)s"))
+REPORT_TEXTS = (_("Report %(score)s win"), _("Report %(score)s loss"), _("Report draw %(score)s"))
+READER_TEXTS = (_("You won %(score)s"), _("You lost %(score)s"), _("Drawn %(score)s"))
+CONFIRM_TEXTS = (
+    _("Confirm: you won %(score)s"),
+    _("Confirm: you lost %(score)s"),
+    _("Confirm: drawn %(score)s"),
+)
+_FORM = {MatchOutcome.PLAYER1: 0, MatchOutcome.PLAYER2: 1, MatchOutcome.DRAW: 2}
+
+
+def _worded(texts: tuple, record: MatchRecord) -> str:
+    """The form of ``texts`` for ``record``'s outcome (``record`` from the reader's side)."""
+    return str(texts[_FORM[record.outcome]]) % {"score": score(record)}
+
+
 def choice_label(record: MatchRecord) -> str:
     """A one-tap choice, ``record`` from the reporter's side: "2–1 win", "Draw 1–1–1"."""
-    outcome = record.outcome
-    if outcome is MatchOutcome.PLAYER1:
-        return gettext("%(score)s win") % {"score": score(record)}
-    if outcome is MatchOutcome.PLAYER2:
-        return gettext("%(score)s loss") % {"score": score(record)}
-    return gettext("Draw %(score)s") % {"score": score(record)}
+    return _worded(CHOICE_TEXTS, record)
 
 
 def report_label(record: MatchRecord) -> str:
     """The confirming button of a choice: "Report 2–1 win"."""
-    outcome = record.outcome
-    if outcome is MatchOutcome.PLAYER1:
-        return gettext("Report %(score)s win") % {"score": score(record)}
-    if outcome is MatchOutcome.PLAYER2:
-        return gettext("Report %(score)s loss") % {"score": score(record)}
-    return gettext("Report draw %(score)s") % {"score": score(record)}
+    return _worded(REPORT_TEXTS, record)
 
 
 def reader_result(record: MatchRecord, seat: int) -> str:
     """The result to a player of the match: "You won 2–1", "You lost 0–2", "Drawn 1–1–1"."""
-    own = record_for_seat(record, seat)
-    outcome = own.outcome
-    if outcome is MatchOutcome.PLAYER1:
-        return gettext("You won %(score)s") % {"score": score(own)}
-    if outcome is MatchOutcome.PLAYER2:
-        return gettext("You lost %(score)s") % {"score": score(own)}
-    return gettext("Drawn %(score)s") % {"score": score(own)}
+    return _worded(READER_TEXTS, record_for_seat(record, seat))
 
 
 def confirm_label(record: MatchRecord, seat: int) -> str:
     """The opponent's one tap: "Confirm: you lost 1–2"."""
-    own = record_for_seat(record, seat)
-    outcome = own.outcome
-    if outcome is MatchOutcome.PLAYER1:
-        return gettext("Confirm: you won %(score)s") % {"score": score(own)}
-    if outcome is MatchOutcome.PLAYER2:
-        return gettext("Confirm: you lost %(score)s") % {"score": score(own)}
-    return gettext("Confirm: drawn %(score)s") % {"score": score(own)}
+    return _worded(CONFIRM_TEXTS, record_for_seat(record, seat))
 
 
 def spectator_result(record: MatchRecord, names: tuple[str, str]) -> str:
