@@ -344,7 +344,7 @@ def home_events(user) -> list[Event]:
         .order_by("live_first", "date", "id")[:HOME_EVENTS]
     )
     keys = {
-        event.pk: pagecache.key("entrants", event.pk, _revision_number(event)) for event in events
+        event.pk: pagecache.key("entrants", event.pk, revision_of(event).number) for event in events
     }
     counts = {pk: count for pk, key in keys.items() if (count := cache.get(key)) is not None}
     missing = [pk for pk in keys if pk not in counts]
@@ -363,11 +363,12 @@ def home_events(user) -> list[Event]:
     return events
 
 
-def _revision_number(event: Event) -> int:
+def revision_of(event: Event) -> EventRevision:
+    """The event's revision as loaded with it (``select_related("revision")``)."""
     try:
-        return event.revision.number
+        return event.revision
     except EventRevision.DoesNotExist:  # an event saved without signals (raw loaddata)
-        return 0
+        return EventRevision(event=event)
 
 
 def my_current_registrations(user) -> list[Registration]:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from django.core.cache import cache
 
 from . import pagecache
-from .models import Event, EventRevision, EventState, Match, Round
-from .selectors import display_name, name_of
+from .models import Event, EventState, Match, Round
+from .selectors import display_name, name_of, revision_of
 from .services.standings import EventStandings, compute_standings
 
 # Rows per page of the standings and pairings (pages and API).
@@ -28,14 +28,6 @@ PAGE_SIZE = 200
 # The standings snapshot's cache name; a new one when its shape changes (a shared cache
 # may still hold the old shape under the same revision).
 STANDINGS_KIND = "standings-v2"
-
-
-def revision_of(event: Event) -> EventRevision:
-    """The event's revision as loaded with it (``select_related("revision")``)."""
-    try:
-        return event.revision
-    except EventRevision.DoesNotExist:  # an event saved without signals (raw loaddata)
-        return EventRevision(event=event)
 
 
 def champion(event: Event) -> str | None:

@@ -9,6 +9,7 @@ import datetime as dt
 from django import template
 from django.utils import timezone
 
+from ..selectors import revision_of
 from ..services.clock import minutes_left_text
 
 register = template.Library()
@@ -46,6 +47,4 @@ def revision(event) -> int:
     """The event's revision number as loaded with it: a live part's ``data-revision``,
     so that live.js knows what its page shows and a change made before its first poll
     is not missed."""
-    from ..snapshots import revision_of
-
     return revision_of(event).number
