@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from . import selectors
+from .engine.games import MatchRecord, record_for_seat
 from .models import (
     EventState,
     Match,
@@ -49,12 +50,11 @@ def record_from(match: Match, registration_id: int) -> str:
     any ("2-1", "1-1-1")."""
     if match.wins is None:
         return ""
-    wins, losses = match.wins, match.losses
-    if match.player2_id == registration_id:
-        wins, losses = losses, wins
-    if match.draws:
-        return f"{wins}-{losses}-{match.draws}"
-    return f"{wins}-{losses}"
+    seat = 2 if match.player2_id == registration_id else 1
+    own = record_for_seat(MatchRecord(match.wins, match.losses, match.draws or 0), seat)
+    if own.draws:
+        return f"{own.wins}-{own.losses}-{own.draws}"
+    return f"{own.wins}-{own.losses}"
 
 
 def _result_text(match: Match, registration_id: int) -> tuple[str, str]:
