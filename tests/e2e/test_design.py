@@ -14,11 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from rules.services import import_rules_document
 from tests.decks import conftest as deck_fixtures
+from tests.e2e.axe import serious_violations
 from tests.rules.conftest import import_seed
 from tests.tournaments.factories import UserFactory, open_event, register_all
 
@@ -33,15 +33,6 @@ PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1366, "height": 900}
 HEADER_MAX = 64  # px: the phone's header with the menu closed
 SHOTS = Path("/tmp/shots/design")
-AXE = Axe()
-AXE_OPTIONS = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"],
-    },
-    "resultTypes": ["violations"],
-}
-SERIOUS = {"serious", "critical"}
 # 50 cards; the last line names a card the pool does not have, so the report lists a
 # problem and flags a long line.
 DECK = (
@@ -115,14 +106,8 @@ class Screen:
             )
             if height > HEADER_MAX:
                 self.problems.append(f"[{self.label}] {name}: the header is {height}px tall")
-        results = AXE.run(page, options=AXE_OPTIONS)
-        serious = [v for v in results.response["violations"] if v.get("impact") in SERIOUS]
-        if serious:
-            report = "; ".join(
-                f"{v['id']} ({v['impact']}): {[n['html'][:120] for n in v['nodes'][:3]]}"
-                for v in serious
-            )
-            self.problems.append(f"[{self.label}] {name} ({page.url}): {report}")
+        if serious := serious_violations(page):
+            self.problems.append(f"[{self.label}] {name} ({page.url}): {'; '.join(serious)}")
 
     def visit(self, name: str, path: str) -> None:
         self.page.goto(path)

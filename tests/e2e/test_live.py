@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.decks import conftest as deck_fixtures
+from tests.e2e.axe import serious_violations
 from tests.tournaments.factories import UserFactory, open_event, register_all
 from tournaments import services
 from tournaments.models import Match
@@ -31,25 +31,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1366, "height": 900}
 SHOTS = Path("/tmp/shots")
-AXE = Axe()
-AXE_OPTIONS = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
-    "resultTypes": ["violations"],
-}
 
 
 def shot(page, name: str, *, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"live-{name}.png"), full_page=full_page)
-
-
-def serious(page) -> list[str]:
-    results = AXE.run(page, options=AXE_OPTIONS)
-    return [
-        f"{v['id']}: {v['help']}"
-        for v in results.response["violations"]
-        if v.get("impact") in ("serious", "critical")
-    ]
 
 
 def fits(page) -> bool:
@@ -89,7 +75,7 @@ def test_pairings_appear_on_an_open_phone_when_the_round_is_published(
     expect(page.locator("#live-status")).to_contain_text("Round 1 pairings are up.")
     if not fits(page):
         problems.append("pairings scroll sideways at 390 px")
-    problems += [f"pairings: {v}" for v in serious(page)]
+    problems += [f"pairings: {v}" for v in serious_violations(page)]
     shot(page, "pairings-390", full_page=True)
 
     # The clock starts; a judge gives table 1 five more minutes: the clock page shows both.
@@ -106,7 +92,7 @@ def test_pairings_appear_on_an_open_phone_when_the_round_is_published(
     expect(phone.locator(".match-clock time")).to_have_text("55 min left")
     if not fits(phone):
         problems.append("clock scrolls sideways at 390 px")
-    problems += [f"clock: {v}" for v in serious(phone)]
+    problems += [f"clock: {v}" for v in serious_violations(phone)]
     shot(phone, "clock-390")
     # Back on the pairings page, the extension shows without a reload.
     expect(part).to_contain_text("+5 min", timeout=15_000)
@@ -118,7 +104,7 @@ def test_pairings_appear_on_an_open_phone_when_the_round_is_published(
     projector.goto(f"/events/{live.pk}/clock/?with={other.pk}")
     expect(projector.locator(f"#clock-{live.pk} .clock__left time")).to_have_text("50 min")
     expect(projector.locator(f"#clock-{other.pk}")).to_contain_text("No round yet.")
-    problems += [f"projector: {v}" for v in serious(projector)]
+    problems += [f"projector: {v}" for v in serious_violations(projector)]
     shot(projector, "projector-1366")
 
     # Slips with QR codes, and the poster.
@@ -133,7 +119,7 @@ def test_pairings_appear_on_an_open_phone_when_the_round_is_published(
     expect(staff.locator(".poster svg")).to_have_attribute(
         "data-url", f"{live_server.url}/events/{live.pk}/pairings/"
     )
-    problems += [f"poster: {v}" for v in serious(staff)]
+    problems += [f"poster: {v}" for v in serious_violations(staff)]
     shot(staff, "poster-390", full_page=True)
     assert not problems, problems
 

@@ -24,7 +24,6 @@ import io
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
@@ -33,6 +32,7 @@ from playwright.sync_api import expect
 from decks.models import Deck
 from tests.decks import conftest as deck_fixtures
 from tests.decks.conftest import LEGAL_DECK
+from tests.e2e.axe import serious_violations
 from tests.tournaments.factories import UserFactory, open_event, register_all
 from tournaments.models import Event, Match, MatchStatus, Registration
 
@@ -46,14 +46,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
 LOCALES = {"en": "en-US", "ja": "ja-JP"}
 SHOTS = Path("/tmp/shots/player-phone")
-AXE = Axe()
-AXE_OPTIONS = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"],
-    },
-    "resultTypes": ["violations"],
-}
 HERO = "hanako"
 PASSWORD = "a-long-pass-2026"
 OTHERS = ("kenji", "mika", "sora")
@@ -82,20 +74,8 @@ class Eyes:
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > self.width:
             self.problems.append(f"{prefix}: the page is {width}px wide (> {self.width})")
-        results = AXE.run(page, options=AXE_OPTIONS)
-        serious = [
-            violation
-            for violation in results.response["violations"]
-            if violation.get("impact") in ("serious", "critical")
-        ]
-        if serious:
-            self.problems.append(
-                f"{prefix} ({page.url}): "
-                + "; ".join(
-                    f"{violation['id']}: {[node['target'] for node in violation['nodes']][:3]}"
-                    for violation in serious
-                )
-            )
+        if serious := serious_violations(page):
+            self.problems.append(f"{prefix} ({page.url}): {'; '.join(serious)}")
 
 
 def texts(language: str):

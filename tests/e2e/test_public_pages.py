@@ -21,10 +21,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.decks import conftest as deck_fixtures
+from tests.e2e.axe import AXE, AXE_OPTIONS
 from tests.tournaments.api import bulk
 from tests.tournaments.factories import UserFactory, games_for
 from tournaments import selectors, services
@@ -41,14 +41,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PLAYERS = 450
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path("/tmp/shots")
-AXE = Axe()
-AXE_OPTIONS = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"],
-    },
-    "resultTypes": ["violations"],
-}
 # Rows of a long table repeat the first rows' markup: axe looks at the first AXE_ROWS of
 # a 200-row table (and all the rest of the page), which keeps the run to seconds.
 AXE_ROWS = 20
