@@ -21,6 +21,7 @@ from django.db.models import F, Q
 from django.db.models.lookups import LessThanOrEqual
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -505,13 +506,140 @@ class ResultReport(models.Model):
         return f"{self.match} v{self.match_version} {self.kind}"
 
 
+class InfractionCategory(models.TextChoices):
+    TOURNAMENT = "tournament", _("Tournament procedure")
+    DECK = "deck", _("Deck and decklist")
+    GAME_PLAY = "game_play", _("Game play")
+    CONDUCT = "conduct", _("Conduct")
+    SERIOUS = "serious", _("Serious violation")
+
+
+class UpgradeRule(models.TextChoices):
+    NONE = "none", _("No upgrade")
+    STEP = "step", _("One step up for each earlier offence")
+    TO = "to", _("From the repeat on: the penalty chosen below")
+
+
+class RepeatScope(models.TextChoices):
+    INFRACTION = "infraction", _("The same infraction")
+    CATEGORY = "category", _("Any infraction of the same category")
+
+
+class Infraction(models.Model):
+    """An infraction a judge picks when issuing a penalty, with its default penalty and
+    what a repeat in the same event upgrades it to. One list per game; the built-in
+    entries come from ``tournaments/builtin_infractions.json`` and organizers edit them
+    in the admin. The upgrade itself is computed by ``tournaments.infractions``."""
+
+    game = models.ForeignKey(
+        "cardpool.Game",
+        on_delete=models.CASCADE,
+        related_name="infractions",
+        verbose_name=_("game"),
+    )
+    code = models.SlugField(
+        _("code"), max_length=60, help_text=_("Short identifier, unique within the game.")
+    )
+    name_ja = models.CharField(_("name (Japanese)"), max_length=100)
+    name_en = models.CharField(_("name (English)"), max_length=100)
+    category = models.CharField(
+        _("category"), max_length=20, choices=InfractionCategory.choices
+    )
+    default_penalty = models.CharField(
+        _("default penalty"), max_length=20, choices=PenaltyKind.choices
+    )
+    upgrade = models.CharField(
+        _("upgrade for a repeat"),
+        max_length=10,
+        choices=UpgradeRule.choices,
+        default=UpgradeRule.NONE,
+        help_text=_("What the penalty becomes when the player already has one in the event."),
+    )
+    upgrade_to = models.CharField(
+        _("upgraded penalty"),
+        max_length=20,
+        choices=PenaltyKind.choices,
+        blank=True,
+        help_text=_("Only for the upgrade \"the penalty chosen below\"."),
+    )
+    repeat_scope = models.CharField(
+        _("earlier penalties counted"),
+        max_length=20,
+        choices=RepeatScope.choices,
+        default=RepeatScope.INFRACTION,
+    )
+    description_ja = models.TextField(_("description (Japanese)"), blank=True)
+    description_en = models.TextField(_("description (English)"), blank=True)
+    source = models.CharField(
+        _("source"),
+        max_length=200,
+        blank=True,
+        help_text=_("Where the game's own tournament rules say so (document and section)."),
+    )
+    builtin = models.BooleanField(
+        _("built in"), default=False, help_text=_("Shipped with the site.")
+    )
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("Only active infractions are offered to judges.")
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["game", "order", "id"]
+        verbose_name = _("infraction")
+        verbose_name_plural = _("infractions")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "code"], name="infraction_code_per_game"),
+            models.CheckConstraint(
+                condition=~Q(upgrade="to") | ~Q(upgrade_to=""),
+                name="infraction_upgrade_to_named",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The name in the active language (Japanese for ``ja``, English otherwise)."""
+        return self.name_ja if _is_japanese() else self.name_en
+
+    @property
+    def description(self) -> str:
+        if _is_japanese():
+            return self.description_ja or self.description_en
+        return self.description_en or self.description_ja
+
+
+def _is_japanese() -> bool:
+    return (get_language() or "").startswith("ja")
+
+
 class Penalty(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
     registration = models.ForeignKey(
         Registration, on_delete=models.PROTECT, related_name="penalties"
     )
     kind = models.CharField(_("penalty"), max_length=20, choices=PenaltyKind.choices)
-    infraction = models.CharField(_("infraction"), max_length=100)
+    # The infraction picked from the list (penalties issued before the list existed, and
+    # free-text ones from the API, have none and keep only their text below).
+    infraction_ref = models.ForeignKey(
+        Infraction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("infraction"),
+    )
+    infraction = models.CharField(_("infraction (as written)"), max_length=100)
+    suggested_kind = models.CharField(
+        _("suggested penalty"),
+        max_length=20,
+        choices=PenaltyKind.choices,
+        blank=True,
+        help_text=_("What the infraction list suggested; differs from the penalty when the "
+                    "judge deviated."),
+    )
     judge = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -533,7 +661,20 @@ class Penalty(models.Model):
         verbose_name_plural = _("penalties")
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()}: {self.infraction}"
+        return f"{self.get_kind_display()}: {self.infraction_name}"
+
+    @property
+    def infraction_name(self) -> str:
+        """The infraction in the reader's language; the text as written when the penalty
+        has no infraction from the list."""
+        if self.infraction_ref_id is not None:
+            return self.infraction_ref.name
+        return self.infraction
+
+    @property
+    def deviated(self) -> bool:
+        """The judge issued another penalty than the list suggested."""
+        return bool(self.suggested_kind) and self.suggested_kind != self.kind
 
 
 class AuditEntry(models.Model):
