@@ -21,9 +21,8 @@ from django.db.models import F, Q
 from django.db.models.lookups import LessThanOrEqual
 from django.db.models.signals import post_save
 from django.dispatch import receiver
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from config.jobs import TrackedJob
 
@@ -542,9 +541,7 @@ class Infraction(models.Model):
     )
     name_ja = models.CharField(_("name (Japanese)"), max_length=100)
     name_en = models.CharField(_("name (English)"), max_length=100)
-    category = models.CharField(
-        _("category"), max_length=20, choices=InfractionCategory.choices
-    )
+    category = models.CharField(_("category"), max_length=20, choices=InfractionCategory.choices)
     default_penalty = models.CharField(
         _("default penalty"), max_length=20, choices=PenaltyKind.choices
     )
@@ -560,7 +557,7 @@ class Infraction(models.Model):
         max_length=20,
         choices=PenaltyKind.choices,
         blank=True,
-        help_text=_("Only for the upgrade \"the penalty chosen below\"."),
+        help_text=_('Only for the upgrade "the penalty chosen below".'),
     )
     repeat_scope = models.CharField(
         _("earlier penalties counted"),
@@ -616,9 +613,14 @@ def _is_japanese() -> bool:
 
 
 class Penalty(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="penalties", verbose_name=_("event")
+    )
     registration = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, related_name="penalties"
+        Registration,
+        on_delete=models.PROTECT,
+        related_name="penalties",
+        verbose_name=_("registration"),
     )
     kind = models.CharField(_("penalty"), max_length=20, choices=PenaltyKind.choices)
     # The infraction picked from the list (penalties issued before the list existed, and
@@ -637,8 +639,9 @@ class Penalty(models.Model):
         max_length=20,
         choices=PenaltyKind.choices,
         blank=True,
-        help_text=_("What the infraction list suggested; differs from the penalty when the "
-                    "judge deviated."),
+        help_text=_(
+            "What the infraction list suggested; differs from the penalty when the judge deviated."
+        ),
     )
     judge = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -648,10 +651,20 @@ class Penalty(models.Model):
     )
     note = models.TextField(_("note"), blank=True)
     round = models.ForeignKey(
-        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="penalties"
+        Round,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=pgettext_lazy("round", "round"),
     )
     match = models.ForeignKey(
-        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="penalties"
+        Match,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("match"),
     )
     created_at = models.DateTimeField(_("issued"), auto_now_add=True)
 
