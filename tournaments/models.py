@@ -256,9 +256,14 @@ def _user_renamed(sender, instance, created: bool, update_fields=None, raw: bool
 
 
 class EventStaff(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="staff", verbose_name=_("event")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="event_roles",
+        verbose_name=_("user"),
     )
     role = models.CharField(_("role"), max_length=20, choices=StaffRole.choices)
     created_at = models.DateTimeField(_("added"), auto_now_add=True)
@@ -276,7 +281,9 @@ class EventStaff(models.Model):
 
 
 class Registration(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("event")
+    )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -337,7 +344,9 @@ class Registration(models.Model):
 
 
 class Round(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("event")
+    )
     number = models.PositiveSmallIntegerField(pgettext_lazy("round", "number"))
     stage = models.CharField(_("stage"), max_length=10, choices=RoundStage.choices)
     status = models.CharField(
@@ -370,10 +379,18 @@ class Round(models.Model):
 
 
 class Match(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        related_name="matches",
+        verbose_name=pgettext_lazy("round", "round"),
+    )
     table = models.PositiveSmallIntegerField(_("table"))
     player1 = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, related_name="matches_as_player1"
+        Registration,
+        on_delete=models.PROTECT,
+        related_name="matches_as_player1",
+        verbose_name=_("player 1"),
     )
     player2 = models.ForeignKey(
         Registration,
@@ -381,28 +398,36 @@ class Match(models.Model):
         null=True,
         blank=True,
         related_name="matches_as_player2",
+        verbose_name=_("player 2"),
         help_text=_("Empty for a bye."),
     )
     # Every game as reported (engine GameReport fields); a game added by a game-loss
     # penalty carries "penalty": <penalty id>.
     games = models.JSONField(_("games"), default=list, blank=True)
     # The match record from player 1's side (engine MatchRecord), once there is one.
-    wins = models.PositiveSmallIntegerField(null=True, blank=True)
-    losses = models.PositiveSmallIntegerField(null=True, blank=True)
-    draws = models.PositiveSmallIntegerField(null=True, blank=True)
+    wins = models.PositiveSmallIntegerField(_("wins"), null=True, blank=True)
+    losses = models.PositiveSmallIntegerField(_("losses"), null=True, blank=True)
+    draws = models.PositiveSmallIntegerField(_("draws"), null=True, blank=True)
     outcome = models.CharField(_("result"), max_length=10, choices=MatchOutcome.choices, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
     )
     reported_by = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Registration,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reported by"),
     )
     # Compare-and-swap counter: every change of the result goes from version v to v + 1.
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(_("result version"), default=1)
     # Top cut only: place in the bracket and the seeds (engine BracketMatch).
-    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True)
-    seed1 = models.PositiveSmallIntegerField(null=True, blank=True)
-    seed2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    bracket_position = models.PositiveSmallIntegerField(
+        _("place in the bracket"), null=True, blank=True
+    )
+    seed1 = models.PositiveSmallIntegerField(_("seed of player 1"), null=True, blank=True)
+    seed2 = models.PositiveSmallIntegerField(_("seed of player 2"), null=True, blank=True)
     # Time a judge added to this table (a deck check, a long ruling): its clock ends
     # this many minutes after the round's (services.clock.extend_match_time).
     extra_minutes = models.PositiveSmallIntegerField(_("extra time (minutes)"), default=0)
@@ -454,12 +479,22 @@ class MatchParticipant(models.Model):
     """One seat of a match. ``round`` repeats ``match.round`` so that the database can
     refuse a registration in two matches of one round (two FK columns on Match cannot)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="participants")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
-    registration = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, related_name="participations"
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="participants", verbose_name=_("match")
     )
-    seat = models.PositiveSmallIntegerField()
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=pgettext_lazy("round", "round"),
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.PROTECT,
+        related_name="participations",
+        verbose_name=_("registration"),
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
 
     class Meta:
         verbose_name = _("match participant")
@@ -480,15 +515,20 @@ class ResultReport(models.Model):
     """Every submission that changed a match's result, in order: reports, confirmations,
     disputes, staff entries and penalties. ``match_version`` is the version it produced."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="reports", verbose_name=_("match")
+    )
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("submitted by"),
     )
     kind = models.CharField(_("kind"), max_length=10, choices=ReportKind.choices)
     games = models.JSONField(_("games"), default=list, blank=True)
     record = models.CharField(_("record"), max_length=10, blank=True)
     reason = models.TextField(_("reason"), blank=True)
-    match_version = models.PositiveIntegerField()
+    match_version = models.PositiveIntegerField(_("result version"))
     created_at = models.DateTimeField(_("submitted"), auto_now_add=True)
 
     class Meta:
@@ -694,7 +734,9 @@ class AuditEntry(models.Model):
     """Who changed what, when, why, and the data before and after. Written by the service
     function in the same transaction as the change; never edited."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="audit_entries", verbose_name=_("event")
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -708,7 +750,7 @@ class AuditEntry(models.Model):
     object_id = models.PositiveBigIntegerField(_("object id"), null=True, blank=True)
     # Set for changes of versioned objects (match results): two entries for one version
     # are impossible, whatever the application code does.
-    object_version = models.PositiveIntegerField(null=True, blank=True)
+    object_version = models.PositiveIntegerField(_("object version"), null=True, blank=True)
     reason = models.TextField(_("reason"), blank=True)
     before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(_("after"), null=True, blank=True, encoder=DjangoJSONEncoder)
