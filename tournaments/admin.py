@@ -1,8 +1,10 @@
 """The admin shows events to site staff read-only: every change goes through
 ``tournaments.services`` (which checks the state and writes the audit log), so the admin
-cannot add, change or delete anything here."""
+cannot add, change or delete anything here. The one list organizers edit here is the
+infraction list (names in both languages, default penalties, upgrades for repeats)."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from config.jobs import JobProgressAdminMixin
 
@@ -11,6 +13,7 @@ from .models import (
     Event,
     EventStaff,
     ExportJob,
+    Infraction,
     Match,
     MatchParticipant,
     Penalty,
@@ -120,19 +123,76 @@ class ResultReportInline(ReadOnlyInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    list_display = ["round", "table", "player1", "player2", "status", "record_text", "version"]
+    list_display = ["round", "table", "player1", "player2", "status", "record", "version"]
     list_filter = ["status", "round__stage"]
     list_select_related = ["round__event", "player1__player", "player2__player"]
     search_fields = ["player1__player__username", "player2__player__username"]
     inlines = [ParticipantInline, ResultReportInline]
 
+    @admin.display(description=_("record"))
+    def record(self, match):
+        return match.record_text
+
 
 @admin.register(Penalty)
 class PenaltyAdmin(ReadOnlyAdmin):
-    list_display = ["registration", "kind", "infraction", "judge", "round", "created_at"]
-    list_filter = ["kind"]
-    list_select_related = ["registration__player", "registration__event", "judge", "round"]
+    list_display = [
+        "registration",
+        "kind",
+        "infraction_label",
+        "suggested_kind",
+        "judge",
+        "round",
+        "created_at",
+    ]
+    list_filter = ["kind", "infraction_ref__category"]
+    list_select_related = [
+        "registration__player",
+        "registration__event",
+        "judge",
+        "round",
+        "infraction_ref",
+    ]
     search_fields = ["registration__player__username", "infraction"]
+
+    @admin.display(description=_("infraction"), ordering="infraction")
+    def infraction_label(self, penalty):
+        return penalty.infraction_name
+
+
+@admin.register(Infraction)
+class InfractionAdmin(admin.ModelAdmin):
+    """The infraction list judges pick from, per game. The built-in entries
+    (``tournaments.infractions.load_builtin_infractions``) are never overwritten once
+    here: edit them freely; deactivate an entry instead of deleting one in use."""
+
+    list_display = [
+        "name_ja",
+        "name_en",
+        "game",
+        "category",
+        "default_penalty",
+        "upgrade",
+        "active",
+        "order",
+    ]
+    list_editable = ["active", "order"]
+    list_filter = ["game", "category", "default_penalty", "active", "builtin"]
+    list_select_related = ["game"]
+    search_fields = ["code", "name_ja", "name_en"]
+    ordering = ["game", "order", "id"]
+    readonly_fields = ["builtin"]
+    fieldsets = [
+        (None, {"fields": ["game", "code", "name_ja", "name_en", "category", "active", "order"]}),
+        (
+            _("Penalty"),
+            {"fields": ["default_penalty", "upgrade", "upgrade_to", "repeat_scope"]},
+        ),
+        (
+            _("Description"),
+            {"fields": ["description_ja", "description_en", "source", "builtin"]},
+        ),
+    ]
 
 
 @admin.register(AuditEntry)

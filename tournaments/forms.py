@@ -239,18 +239,34 @@ PENALTY_EFFECTS = {
 }
 
 
-class PenaltyForm(forms.Form):
-    """A penalty; the match select offers only the player's own matches."""
+class InfractionSelect(forms.Select):
+    """A select whose options carry data attributes (the penalty suggested for the player
+    and why), read by static/js/penalty.js."""
 
-    kind = forms.ChoiceField(label=_("Penalty"))
+    def __init__(self, *args, option_attrs=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.option_attrs = option_attrs or {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        option["attrs"].update(self.option_attrs.get(str(value), {}))
+        return option
+
+
+class PenaltyForm(forms.Form):
+    """A penalty; the match select offers only the player's own matches.
+
+    With ``offers`` (the event's infraction list, each with the penalty suggested for this
+    player: ``tournaments.infractions.offers_for``) the infraction is picked from a select
+    grouped by category and the penalty may stay "suggested"; without, the infraction is
+    written and the penalty chosen."""
+
     infraction = forms.CharField(
         label=_("Infraction"),
         max_length=100,
         help_text=_("e.g. “Slow play”, “Drawing extra cards”."),
     )
-    note = forms.CharField(
-        label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
+    kind = forms.ChoiceField(label=_("Penalty"))
     match = forms.ChoiceField(
         label=_("Match"),
         required=False,
@@ -259,15 +275,65 @@ class PenaltyForm(forms.Form):
             "the player's unfinished match of the current round."
         ),
     )
+    note = forms.CharField(
+        label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
-    def __init__(self, *args, matches=(), **kwargs) -> None:
-        """``matches``: (match, label) pairs, already loaded (no query here)."""
+    def __init__(self, *args, matches=(), offers=None, **kwargs) -> None:
+        """``matches``: (match, label) pairs; ``offers``: infraction id → Offer; both
+        already loaded (no query here)."""
+        from .infractions import grouped_choices, suggestion_text
+
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = PenaltyKind.choices
         self.matches = {str(match.pk): match for match, _label in matches}
         self.fields["match"].choices = [("", _("— no match —"))] + [
             (str(match.pk), label) for match, label in matches
         ]
+        self.offers = {str(pk): offer for pk, offer in (offers or {}).items()}
+        if self.offers:
+            option_attrs = {
+                pk: {
+                    "data-suggested": offer.suggestion.kind,
+                    "data-suggestion": suggestion_text(offer),
+                }
+                for pk, offer in self.offers.items()
+            }
+            self.fields["infraction"] = forms.ChoiceField(
+                label=_("Infraction"),
+                choices=[
+                    ("", _("— choose the infraction —")),
+                    *grouped_choices(offer.infraction for offer in self.offers.values()),
+                ],
+                help_text=_("Each with its default penalty."),
+                widget=InfractionSelect(
+                    option_attrs=option_attrs, attrs={"data-penalty-infraction": ""}
+                ),
+            )
+            self.fields["kind"] = forms.ChoiceField(
+                label=_("Penalty"),
+                required=False,
+                choices=[("", _("The suggested penalty")), *PenaltyKind.choices],
+                help_text=_("Another penalty than the suggested one needs a note saying why."),
+                widget=forms.Select(attrs={"data-penalty-kind": ""}),
+            )
+            self.order_fields(["infraction", "kind", "match", "note"])
+
+    @property
+    def suggestion(self) -> str:
+        """The suggestion for the infraction chosen (a form shown again), else empty."""
+        offer = self.offers.get(str(self["infraction"].value() or ""))
+        if offer is None:
+            return ""
+        from .infractions import suggestion_text
+
+        return suggestion_text(offer)
+
+    def clean_infraction(self):
+        value = self.cleaned_data.get("infraction")
+        if self.offers:
+            return self.offers[value].infraction
+        return value
 
     def clean_match(self):
         value = self.cleaned_data.get("match")

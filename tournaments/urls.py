@@ -6,6 +6,7 @@ from . import (
     views_event,
     views_exports,
     views_live,
+    views_penalties,
     views_players,
     views_public,
     views_rounds,
@@ -39,6 +40,7 @@ urlpatterns = [
 urlpatterns += (
     views_event.urlpatterns
     + views_players.urlpatterns
+    + views_penalties.urlpatterns
     + views_rounds.urlpatterns
     + views_exports.urlpatterns
     + views_live.urlpatterns

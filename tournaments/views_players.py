@@ -23,7 +23,6 @@ from . import policy, selectors, services
 from .forms import (
     PENALTY_EFFECTS,
     LateEntryForm,
-    PenaltyForm,
     ReasonForm,
     RegisterForm,
     StaffDecklistForm,
@@ -39,6 +38,7 @@ from .views import (
     error_text,
     registration_actions,
 )
+from .views_penalties import bound_penalty_form, penalty_form_context
 
 # The form field a service refusal is about: its text is shown next to that field.
 ERROR_FIELDS = {
@@ -48,6 +48,9 @@ ERROR_FIELDS = {
     "reason_required": "reason",
     "invalid_kind": "kind",
     "infraction_required": "infraction",
+    "wrong_game": "infraction",
+    "infraction_inactive": "infraction",
+    "override_note_required": "note",
     "match_required": "match",
     "not_in_match": "match",
     "wrong_event": "match",
@@ -65,7 +68,14 @@ LATE_ENTRY_TEXTS = {
     "already_registered": gettext_lazy("This player is already playing in this event."),
     "decklist_missing": gettext_lazy("The player has no legal decklist yet: paste one."),
 }
-PENALTY_TEXTS = {"bye": gettext_lazy("A bye cannot be lost.")}
+PENALTY_TEXTS = {
+    "bye": gettext_lazy("A bye cannot be lost."),
+    "wrong_game": gettext_lazy("This infraction belongs to another game's list."),
+    "infraction_inactive": gettext_lazy("This infraction is no longer offered: pick another."),
+    "override_note_required": gettext_lazy(
+        "This is not the suggested penalty: say in the note why you chose it."
+    ),
+}
 
 # Refusals that are about the player being added, not about the staff member adding them.
 PLAYER_REFUSALS = ("staff_cannot_play", "disqualified")
@@ -288,7 +298,9 @@ def _render_player_page(
         matches = _player_matches(request, event, access, registration)
     actions = registration_actions(event, registration)
     penalties = list(
-        selectors.penalty_list(request.user, event, access).filter(registration=registration)
+        selectors.penalty_list(request.user, event, access)
+        .filter(registration=registration)
+        .select_related("infraction_ref")
     )
     entries = selectors.audit_log(request.user, event, access).filter(
         Q(object_type="registration", object_id=registration.pk)
@@ -313,7 +325,7 @@ def _render_player_page(
         or StaffDecklistForm(
             prefix="deck", locked=actions["locked"], initial={"decklist": registration.deck_text}
         ),
-        "penalty_form": penalty_form or PenaltyForm(prefix="penalty", matches=choices),
+        **penalty_form_context(event, registration, penalties, choices, penalty_form),
         "penalty_effects": [
             (label, PENALTY_EFFECTS[value]) for value, label in PenaltyKind.choices
         ],
@@ -417,8 +429,8 @@ PENALTY_DONE = {
 def player_penalty(request, pk: int, registration_id: int):
     event, access, registration = _staff_registration(request, pk, registration_id)
     matches = _player_matches(request, event, access, registration)
-    form = PenaltyForm(
-        request.POST, prefix="penalty", matches=[(row["match"], row["label"]) for row in matches]
+    form = bound_penalty_form(
+        request, event, registration, [(row["match"], row["label"]) for row in matches]
     )
     if form.is_valid():
         data = form.cleaned_data
@@ -426,7 +438,7 @@ def player_penalty(request, pk: int, registration_id: int):
             penalty = services.issue_penalty(
                 registration,
                 actor=request.user,
-                kind=data["kind"],
+                kind=data["kind"] or None,
                 infraction=data["infraction"],
                 note=data["note"],
                 match=data["match"],

@@ -296,8 +296,26 @@ class OverrideInputSerializer(VersionInputSerializer):
 
 
 class PenaltyInputSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=PenaltyKind.choices)
-    infraction = serializers.CharField(allow_blank=True)
+    kind = serializers.ChoiceField(
+        choices=PenaltyKind.choices,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The penalty. With `infraction_code` it may be left out: the suggested "
+        "penalty (the default, upgraded for a repeat) is issued; another one needs a `note`.",
+    )
+    infraction_code = serializers.SlugField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Code of an active infraction of the event's game's list (e.g. `slow_play`).",
+    )
+    infraction = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Free text, for an infraction not in the list (then `kind` is required).",
+    )
     note = serializers.CharField(required=False, allow_blank=True, default="")
     match = serializers.IntegerField(
         required=False, allow_null=True, help_text="Match id; needed for game and match losses."
@@ -309,7 +327,13 @@ class PenaltySerializer(serializers.Serializer):
     registration = serializers.IntegerField(source="registration_id")
     player = serializers.CharField(source="registration.player.username")
     kind = serializers.CharField()
-    infraction = serializers.CharField()
+    infraction = serializers.CharField(
+        source="infraction_name", help_text="In the reader's language when from the list."
+    )
+    infraction_code = serializers.CharField(
+        source="infraction_ref.code", default=None, help_text="None for a written infraction."
+    )
+    suggested_kind = serializers.CharField(help_text="Empty for a written infraction.")
     note = serializers.CharField()
     round = serializers.IntegerField(source="round.number", default=None)
     match = serializers.IntegerField(source="match_id", allow_null=True)

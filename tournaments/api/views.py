@@ -38,7 +38,7 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from .. import policy, selectors, services, snapshots
+from .. import infractions, policy, selectors, services, snapshots
 from ..models import Event, Match, Registration, Round
 from ..services import clock as services_clock
 from ..services.clock import MAX_EXTENSION_MINUTES
@@ -503,15 +503,28 @@ class RegistrationViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
             )
             if match is None:
                 raise InvalidInput("match_not_found", "no such match in this event", field="match")
+        infraction = data["infraction"]
+        if data["infraction_code"]:
+            infraction = infractions.find(self.event, data["infraction_code"])
+            if infraction is None:
+                raise InvalidInput(
+                    "infraction_not_found",
+                    "no such infraction in the list of the event's game",
+                    field="infraction_code",
+                )
         penalty = services.issue_penalty(
             registration,
             actor=request.user,
-            kind=data["kind"],
-            infraction=data["infraction"],
+            kind=data["kind"] or None,
+            infraction=infraction,
             note=data["note"],
             match=match,
         )
-        penalty = selectors.penalty_list(request.user, self.event, self.access).get(pk=penalty.pk)
+        penalty = (
+            selectors.penalty_list(request.user, self.event, self.access)
+            .select_related("infraction_ref")
+            .get(pk=penalty.pk)
+        )
         return Response(s.PenaltySerializer(penalty).data, status.HTTP_201_CREATED)
 
 

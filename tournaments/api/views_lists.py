@@ -122,7 +122,9 @@ class PenaltyViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = "[0-9]+"
 
     def scoped_queryset(self):
-        return selectors.penalty_list(self.request.user, self.event, self.access)
+        return selectors.penalty_list(self.request.user, self.event, self.access).select_related(
+            "infraction_ref"
+        )
 
 
 @extend_schema(

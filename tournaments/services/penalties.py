@@ -4,18 +4,25 @@ A game loss becomes a game of the match record: a game with ending ``penalty`` (
 ``GameEnd.PENALTY``) that comes before the games the players report. A match loss, and
 the current match of a disqualified player, become a final 0-2 for the penalised player.
 A disqualification also drops the player from the next pairing on.
+
+The infraction is picked from the event's game's list (:class:`~tournaments.models.Infraction`):
+the penalty then defaults to the one the list suggests for this player (its default,
+upgraded for a repeat, ``tournaments.infractions``), and a judge who issues another one
+must say why in the note. A free-text infraction (no list, or an older client) is still
+accepted with an explicit penalty.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from .. import policy
+from .. import infractions, policy
 from ..engine.games import GameEnd, GameReport
 from ..models import (
     SETTLED_MATCH_STATUSES,
     Event,
     EventState,
+    Infraction,
     Match,
     MatchStatus,
     Penalty,
@@ -67,8 +74,8 @@ def issue_penalty(
     registration: Registration,
     *,
     actor: Actor,
-    kind: str,
-    infraction: str,
+    kind: str | None = None,
+    infraction: str | Infraction = "",
     note: str = "",
     match: Match | None = None,
 ) -> Penalty:
@@ -83,6 +90,11 @@ def issue_penalty(
     * ``disqualification``: the player is disqualified (dropped from the next pairing, left
       out of the standings); their unfinished match of the current round is lost 0-2.
 
+    ``infraction`` is an :class:`Infraction` of the event's game (active), or a text.
+    With an Infraction, ``kind`` may be left empty: the suggested penalty (the default,
+    upgraded for the player's earlier penalties in the event) is issued; another ``kind``
+    needs a ``note`` saying why. The suggestion is stored with the penalty.
+
     Side effects: the Penalty, the match (version + 1 and a ResultReport of kind
     ``penalty`` when the record changes), the registration for a disqualification, audit
     entry ``penalty.issued``. Raises NotAllowed (``not_staff``), InvalidInput
@@ -93,16 +105,36 @@ def issue_penalty(
     event = registration.event
     access = policy.access_for(actor, event)
     policy.require(policy.can_judge(access), "not_staff")
-    if kind not in PenaltyKind.values:
+    listed = infraction if isinstance(infraction, Infraction) else None
+    kind = kind or ""
+    if (kind and kind not in PenaltyKind.values) or (not kind and listed is None):
         raise InvalidInput("invalid_kind", f"expected one of {PenaltyKind.values}")
+    note = (note or "").strip()
+    if listed is not None:
+        if listed.game_id != event.format.game_id:
+            raise InvalidInput("wrong_game", "the infraction belongs to another game's list")
+        if not listed.active:
+            raise InvalidInput("infraction_inactive", "the infraction is no longer offered")
+        infraction = listed.name
     infraction = (infraction or "").strip()
     if not infraction:
         raise InvalidInput("infraction_required", "name the infraction")
-    if kind in (PenaltyKind.GAME_LOSS, PenaltyKind.MATCH_LOSS) and match is None:
-        raise InvalidInput("match_required", "a game or match loss applies to a match")
     with transaction.atomic():
         event = lock(Event, event.pk)
         registration = lock(Registration, registration.pk)
+        suggested = ""
+        if listed is not None:
+            # Counted under the registration's lock: two judges penalising the same
+            # player at once see each other's penalty.
+            suggested = str(infractions.suggest_for(registration, listed).kind)
+            if kind and kind != suggested and not note:
+                raise InvalidInput(
+                    "override_note_required",
+                    f"the list suggests {suggested}: say in the note why {kind} instead",
+                )
+            kind = kind or suggested
+        if kind in (PenaltyKind.GAME_LOSS, PenaltyKind.MATCH_LOSS) and match is None:
+            raise InvalidInput("match_required", "a game or match loss applies to a match")
         require_state(
             event.state,
             (EventState.REGISTRATION_OPEN, EventState.RUNNING, EventState.TOP_CUT),
@@ -129,6 +161,8 @@ def issue_penalty(
             registration=registration,
             kind=kind,
             infraction=infraction,
+            infraction_ref=listed,
+            suggested_kind=suggested,
             judge=actor,
             note=note,
             round=round_,
@@ -141,6 +175,9 @@ def issue_penalty(
             "note": note,
             "match": match.pk if match else None,
         }
+        if listed is not None:
+            after["infraction_code"] = listed.code
+            after["suggested_kind"] = suggested
         before = {}
         if kind in (PenaltyKind.GAME_LOSS, PenaltyKind.MATCH_LOSS) or (
             kind == PenaltyKind.DISQUALIFICATION
