@@ -13,10 +13,12 @@ import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
@@ -24,7 +26,16 @@ from django.views.decorators.http import require_POST, require_safe
 
 from cardpool.models import CardType, Element
 
-from . import pagecache, policy, result_texts, selectors, services, snapshots
+from . import (
+    next_action,
+    pagecache,
+    policy,
+    result_texts,
+    round_data,
+    selectors,
+    services,
+    snapshots,
+)
 from .engine.errors import EngineError
 from .engine.games import (
     MatchOutcome,
@@ -751,29 +762,120 @@ def dispute_result(request, pk: int, match_id: int):
 # --- staff ---------------------------------------------------------------------------
 
 AUDIT_ROWS = 50
+DASH_PLAYERS_PER_PAGE = 50  # the dashboard's player list, a page at a time
+DASH_REVIEW_TABLES = 100  # tables of a draft round shown for review (all: its pairings page)
+DASH_OUTSTANDING_ROWS = 100  # outstanding matches listed (the count says how many in all)
+DASH_MISSING_TABLES = 5  # tables named in the "results missing" button
+
+
+def _round_summaries(rounds) -> list[next_action.RoundSummary]:
+    return [
+        next_action.RoundSummary(
+            number=r.number,
+            stage=r.stage,
+            status=r.status,
+            match_count=r.match_count,
+            open_match_count=r.open_match_count,
+            disputed_count=r.disputed_count,
+        )
+        for r in rounds
+    ]
+
+
+def _dash_players(request, event, access) -> dict:
+    """The dashboard's player list: searched by username or name (GET ``q``), a page
+    at a time (GET ``page``). Two queries (the count, the page) whatever the number of
+    players."""
+    from .views_public import _page_number, _pager, _query  # views_public imports us
+
+    query = _query(request)
+    rows = selectors.registration_list(request.user, event, access).defer(*selectors.DECK_FIELDS)
+    if query:
+        rows = rows.filter(
+            Q(player__username__icontains=query)
+            | Q(player__first_name__icontains=query)
+            | Q(player__last_name__icontains=query)
+        )
+    pager = _pager(_page_number(request), rows.count(), DASH_PLAYERS_PER_PAGE)
+    start = (pager["number"] - 1) * DASH_PLAYERS_PER_PAGE
+    return {
+        "registrations": rows[start : start + DASH_PLAYERS_PER_PAGE],
+        "players_query": query,
+        "players_pager": pager,
+        "players_extra": urlencode({"q": query}) + "&" if query else "",
+    }
+
+
+def _dash_review(event, round_) -> dict:
+    """A draft round's pairings for review on the dashboard: the first tables (with each
+    player's points and record as they enter the round), the bye, the number of tables.
+    The pairings come from the round's cached snapshot."""
+    from .views_public import _pairing_rows  # views_public imports us
+
+    snapshot = snapshots.pairings(event, round_)
+    infos = round_data.rounds(event)
+    info = next(info for info in infos if info.number == round_.number)
+    shown = snapshot.rows[:DASH_REVIEW_TABLES]
+    byes = [row.player1 for row in snapshot.rows if row.player2_id is None]
+    return {
+        "review_rows": _pairing_rows(
+            shown,
+            by_name=False,
+            records=round_data.records_before(event, info, infos),
+            extensions={},
+        ),
+        "review_tables": len(snapshot.rows),
+        "review_more": len(snapshot.rows) > len(shown),
+        "review_byes": byes,
+    }
 
 
 @login_required
 @require_safe
 def dashboard(request, pk: int):
-    """Organizer and judge dashboard: players, rounds with their actions, outstanding
-    results (disputes first), penalties and the latest audit entries."""
+    """Organizer and judge dashboard, next action first: the one next step of the event
+    (tournaments.next_action) with what it needs (a draft round's pairings to review, the
+    matches still waiting for a result), then the rounds, outstanding results (disputes
+    first), players (searched, a page at a time), penalties and the latest audit
+    entries."""
     event, access = _event_and_access(request, pk)
     _require_staff(access)
-    rounds = list(selectors.round_list(request.user, event, access))
-    return render(
-        request,
-        "tournaments/dashboard.html",
-        {
-            "event": event,
-            "access": access,
-            "can_run_rounds": policy.can_run_rounds(access),
-            "can_generate": event.state == EventState.RUNNING
-            and all(r.status == RoundStatus.CLOSED for r in rounds),
-            "registrations": selectors.registration_list(request.user, event, access),
-            "rounds": rounds,
-            "outstanding": selectors.outstanding_matches(request.user, event, access),
-            "penalties": selectors.penalty_list(request.user, event, access),
-            "audit": selectors.audit_log(request.user, event, access)[:AUDIT_ROWS],
-        },
+    rounds = list(
+        selectors.round_list(request.user, event, access).annotate(
+            disputed_count=Count("matches", filter=Q(matches__status=MatchStatus.DISPUTED))
+        )
     )
+    action = next_action.next_action(
+        event.state,
+        swiss_rounds=event.swiss_rounds,
+        top_cut_size=event.top_cut_size,
+        rounds=_round_summaries(rounds),
+    )
+    latest = rounds[-1] if rounds else None
+    can_run_rounds = policy.can_run_rounds(access)
+    outstanding = selectors.outstanding_matches(request.user, event, access).defer(
+        "games", *selectors.SEAT_DECK_FIELDS
+    )
+    context = {
+        "event": event,
+        "access": access,
+        "can_run_rounds": can_run_rounds,
+        "action": action,
+        "latest": latest,
+        "rounds": rounds,
+        "outstanding": list(outstanding[:DASH_OUTSTANDING_ROWS]),
+        "penalties": selectors.penalty_list(request.user, event, access),
+        "audit": selectors.audit_log(request.user, event, access)[:AUDIT_ROWS],
+        **_dash_players(request, event, access),
+    }
+    if action.kind == next_action.REVIEW_AND_PUBLISH and latest is not None:
+        context.update(_dash_review(event, latest))
+    if action.kind in (next_action.CHASE_RESULTS, next_action.START_CLOCK):
+        tables = [
+            match.table
+            for match in context["outstanding"][:DASH_MISSING_TABLES]
+            if match.round_id == latest.pk
+        ]
+        context["missing_tables"] = ", ".join(str(table) for table in tables)
+        context["missing_more"] = action.outstanding > len(tables)
+    return render(request, "tournaments/dashboard.html", context)

@@ -377,7 +377,8 @@ def test_life_cycle_through_the_dashboard(client_for, organizer, crossover, make
     services.submit_decklist(late, actor=second, deck_text=LEGAL_DECK)
     body = text_of(client.post(transition_url(event, "start"), follow=True))
     assert "The event has started and its decklists are locked: generate round 1." in body
-    assert ">Finish the event</button>" in body
+    assert ">Generate round 1</button>" in body
+    assert "Finish the event" not in body  # not during the Swiss rounds
     event.refresh_from_db()
     assert (event.state, event.swiss_rounds) == (EventState.RUNNING, 1)
 
@@ -386,7 +387,8 @@ def test_life_cycle_through_the_dashboard(client_for, organizer, crossover, make
     play_round(event, organizer)
     body = text_of(client.post(transition_url(event, "finish"), follow=True))
     assert "The event is finished." in body
-    assert "</button>" not in body.split('class="lifecycle"')[1].split("</div>")[0]
+    assert 'data-next="done"' in body
+    assert "</button>" not in body.split('id="next-action"')[1].split("</section>")[0]
     event.refresh_from_db()
     assert event.state == EventState.FINISHED
     assert list(
@@ -708,7 +710,7 @@ def test_dashboard_with_event_panel_keeps_its_query_count(
     url = urls(staffed_event)["dashboard"]
     client.get(url)
     # as in test_staff: the panel reads only the event row already loaded
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         assert client.get(url).status_code == 200
 
 
