@@ -21,6 +21,12 @@ are written as numbers and never touched (``-3`` stays the number -3). The XLSX 
 also writes strings only with ``write_string`` and turns off XlsxWriter's guessing
 (``strings_to_formulas`` and friends), so nothing becomes a formula or a link.
 
+Values for people, values for programs: CSV and XLSX are read by people, so every coded
+value in them (a match's status, a top-cut result, a decklist's section, yes/no) is
+written in the reader's language (the request's, or the one an :class:`ExportJob` stored)
+through :class:`Coded`; in English they read as the codes themselves (``confirmed``,
+``main``, ``true``). JSON always carries the stable codes (and real booleans).
+
 JSON keeps every value unchanged on purpose: it is data for programs, not a sheet. No
 JSON reader evaluates formulas, and a prefixed name would be a wrong name for every
 program that reads it. A program that copies JSON values into a spreadsheet must
@@ -46,9 +52,9 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
-from decks.engine.parser import parse_decklist
+from decks.metagame_data import resolve_decklists
 
 from . import policy, selectors
 from .models import (
@@ -94,6 +100,62 @@ class Column:
     decimals: int | None = None  # numbers shown with this many decimals in XLSX
 
 
+@dataclass(frozen=True, slots=True)
+class Coded:
+    """A coded value: ``code`` in JSON, ``label`` (translated when written) in CSV/XLSX."""
+
+    code: str
+    label: object
+
+    def __str__(self) -> str:
+        return str(self.label)
+
+
+# English reads as the codes; other languages translate them (context "export value").
+BOOLEAN_LABELS = {
+    True: pgettext_lazy("export value", "true"),
+    False: pgettext_lazy("export value", "false"),
+}
+MATCH_STATUS_LABELS = {
+    "pending": pgettext_lazy("export value", "pending"),
+    "reported": pgettext_lazy("export value", "reported"),
+    "confirmed": pgettext_lazy("export value", "confirmed"),
+    "disputed": pgettext_lazy("export value", "disputed"),
+    "final": pgettext_lazy("export value", "final"),
+}
+SECTION_LABELS = {
+    "main": pgettext_lazy("export value", "main"),
+    "side": pgettext_lazy("export value", "side"),
+}
+TOP_CUT_LABELS = {
+    "champion": pgettext_lazy("export value", "champion"),
+    "finalist": pgettext_lazy("export value", "finalist"),
+    "semifinal": pgettext_lazy("export value", "semifinal"),
+    "quarterfinal": pgettext_lazy("export value", "quarterfinal"),
+}
+
+
+def coded(code: str | None, labels: dict) -> Coded | None:
+    """``code`` with its label (a code without one is its own label)."""
+    if code is None or code == "":
+        return None
+    return Coded(code, labels.get(code, code))
+
+
+def top_cut_value(code: str | None) -> Coded | None:
+    if code and code not in TOP_CUT_LABELS and code.startswith("round_of_"):
+        players = code.removeprefix("round_of_")
+        if players.isdecimal():
+            return Coded(
+                code, pgettext("export value", "round_of_%(players)s") % {"players": players}
+            )
+    return coded(code, TOP_CUT_LABELS)
+
+
+def bool_label(value: bool) -> str:
+    return str(BOOLEAN_LABELS[bool(value)])
+
+
 @dataclass
 class Table:
     kind: str
@@ -113,8 +175,8 @@ def standings_table(user, event: Event, access: EventAccess | None = None) -> Ta
     """Placing, top-cut result, Swiss rank, player, points, record W-L-D, each tiebreak
     (percent) and the dropped flag, by placing: the order of the standings page and API
     (after a top cut the bracket's players first, the champion at the top). The top-cut
-    result is the API's key (``champion``, ``finalist``, ``semifinal``, …; empty outside
-    the cut), not translated, like a match's status in the pairings export. Two queries
+    result is the API's key in JSON (``champion``, ``finalist``, ``semifinal``, …; empty
+    outside the cut) and its label in the reader's language in CSV/XLSX. Two queries
     (the standings selector's)."""
 
     standings = selectors.standings(user, event, access)
@@ -136,7 +198,7 @@ def standings_table(user, event: Event, access: EventAccess | None = None) -> Ta
     rows = [
         [
             line.placing,
-            line.top_cut_result,
+            top_cut_value(line.top_cut_result),
             line.rank,
             selectors.display_name(line.registration),
             line.match_points,
@@ -165,7 +227,7 @@ def pairings_table(user, round_: Round, access: EventAccess | None = None) -> Ta
             selectors.display_name(match.player1),
             selectors.display_name(match.player2) or BYE,
             match.record_text,
-            match.status,
+            coded(match.status, MATCH_STATUS_LABELS),
         ]
         for match in selectors.pairings(user, round_, access)
     ]
@@ -173,30 +235,61 @@ def pairings_table(user, round_: Round, access: EventAccess | None = None) -> Ta
 
 
 def decklists_table(user, event: Event, access: EventAccess | None = None) -> Table:
-    """One row per card line of every decklist the user may see (player, card as written,
-    printing qualifier, count, section ``main``/``side``); in JSON one object per player
-    with the legality status and the card lines. One query."""
+    """One row per card of every decklist the user may see, counted: the card's official
+    name (not the text the player typed: ``『桜庭ひかる』`` is 桜庭ひかる), its English name
+    where the card pool has one, the printing's set and card number (the printing the
+    player named, else the newest one), the copies (two lines of one card and printing
+    add up) and the section. A line naming no known card keeps its typed text, with empty
+    set and number, and "known" false. In JSON one object per player with the legality
+    status and the cards. Three queries (the decklists, then the cards and printings they
+    name)."""
     columns = [
         Column("player", _("Player")),
-        Column("card", _("Card")),
-        Column("printing", _("Printing")),
+        Column("card", pgettext_lazy("export column", "Card name (Japanese)")),
+        Column("card_en", pgettext_lazy("export column", "Card name (English)")),
+        Column("set", pgettext_lazy("export column", "Set")),
+        Column("number", _("Card number")),
         Column("count", _("Count")),
         Column("section", pgettext_lazy("decklist", "Section")),
+        Column("known", pgettext_lazy("export column", "Known card")),
     ]
+    registrations = list(selectors.decklist_list(user, event, access))
+    resolved = resolve_decklists(
+        [registration.deck_text for registration in registrations], format_id=event.format_id
+    )
     rows: list[list] = []
     records: list[dict] = []
-    for registration in selectors.decklist_list(user, event, access):
+    for registration, lines in zip(registrations, resolved, strict=True):
         name = selectors.display_name(registration)
-        cards = [
-            {
+        counted: dict[tuple, dict] = {}
+        for line in lines:
+            identity = (line.card_id or ("?", line.name), line.set_code, line.section)
+            if identity in counted:
+                counted[identity]["count"] += line.count
+                continue
+            counted[identity] = {
                 "card": line.name,
-                "printing": line.qualifier,
+                "card_en": line.name_en,
+                "set": line.set_code,
+                "number": line.number,
                 "count": line.count,
                 "section": line.section,
+                "known": line.card_id is not None,
             }
-            for line in parse_decklist(registration.deck_text).lines
-        ]
-        rows.extend([name, *card.values()] for card in cards)
+        cards = list(counted.values())
+        rows.extend(
+            [
+                name,
+                card["card"],
+                card["card_en"],
+                card["set"],
+                card["number"],
+                card["count"],
+                coded(card["section"], SECTION_LABELS),
+                card["known"],
+            ]
+            for card in cards
+        )
         report = registration.deck_report or {}
         records.append(
             {
@@ -271,7 +364,9 @@ def _csv_cell(value) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return bool_label(value)
+    if isinstance(value, Coded):
+        return neutralise(str(value))
     if isinstance(value, str):
         return neutralise(value)
     return str(value)  # int, Decimal: a number, never prefixed
@@ -295,6 +390,8 @@ def to_csv(table: Table, progress: Progress | None = None) -> bytes:
 def _json_default(value):
     if isinstance(value, Decimal):
         return float(value)
+    if isinstance(value, Coded):
+        return value.code
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
@@ -348,7 +445,11 @@ def to_xlsx(table: Table, progress: Progress | None = None) -> bytes:
             if value is None:
                 continue
             if isinstance(value, bool):
-                sheet.write_boolean(done, index, value)
+                label = bool_label(value)
+                if label == ("true" if value else "false"):
+                    sheet.write_boolean(done, index, value)  # English: a real boolean
+                else:
+                    sheet.write_string(done, index, label)  # はい / いいえ
             elif isinstance(value, int | float | Decimal):
                 sheet.write_number(done, index, float(value), number_formats.get(index))
             else:

@@ -231,21 +231,27 @@ def test_pairings_csv_and_json_exact(tiny, outsider):
     )
 
 
-def test_decklists_csv_rows_per_card_line_and_json_nested(tiny, organizer):
+DECKLIST_HEADER = (
+    "Player,Card name (Japanese),Card name (English),Set,Card number,Count,Section,Known card"
+)
+
+
+def test_decklists_csv_rows_per_card_and_json_nested(tiny, organizer):
     client = client_for(organizer)
     response = client.get(export_url(tiny.event, "decklists", "csv"))
     assert response.status_code == 200
     lines = response.content.decode("utf-8-sig").split("\r\n")
-    assert lines[0] == "Player,Card,Printing,Count,Section"
+    assert lines[0] == DECKLIST_HEADER
+    # The card's name, the printing named (base 010) or else the newest one.
     assert lines[1:4] == [
-        '"\'=HYPERLINK(""http://evil.example"",""x"")",森原 さとみ,,4,main',
-        '"\'=HYPERLINK(""http://evil.example"",""x"")",狡猾フィーリア,base,4,main',
-        '"\'=HYPERLINK(""http://evil.example"",""x"")",スワティ,,42,main',
+        '"\'=HYPERLINK(""http://evil.example"",""x"")",森原 さとみ,,base,001,4,main,true',
+        '"\'=HYPERLINK(""http://evil.example"",""x"")",狡猾フィーリア,,base,010,4,main,true',
+        '"\'=HYPERLINK(""http://evil.example"",""x"")",スワティ,,base,100,42,main,true',
     ]
     assert lines[13:16] == [
-        "山田 太郎,森原 さとみ,,4,main",
-        "山田 太郎,狡猾フィーリア,base,4,main",
-        "山田 太郎,スワティ,,42,main",
+        "山田 太郎,森原 さとみ,,base,001,4,main,true",
+        "山田 太郎,狡猾フィーリア,,base,010,4,main,true",
+        "山田 太郎,スワティ,,base,100,42,main,true",
     ]
     assert lines[16:] == [""]
     data = json.loads(client.get(export_url(tiny.event, "decklists", "json")).content)
@@ -256,35 +262,113 @@ def test_decklists_csv_rows_per_card_line_and_json_nested(tiny, organizer):
         "main_count": 50,
         "sideboard_count": 0,
         "cards": [
-            {"card": "森原 さとみ", "printing": None, "count": 4, "section": "main"},
-            {"card": "狡猾フィーリア", "printing": "base", "count": 4, "section": "main"},
-            {"card": "スワティ", "printing": None, "count": 42, "section": "main"},
+            {
+                "card": "森原 さとみ",
+                "card_en": "",
+                "set": "base",
+                "number": "001",
+                "count": 4,
+                "section": "main",
+                "known": True,
+            },
+            {
+                "card": "狡猾フィーリア",
+                "card_en": "",
+                "set": "base",
+                "number": "010",
+                "count": 4,
+                "section": "main",
+                "known": True,
+            },
+            {
+                "card": "スワティ",
+                "card_en": "",
+                "set": "base",
+                "number": "100",
+                "count": 42,
+                "section": "main",
+                "known": True,
+            },
         ],
     }
 
 
-def test_decklist_sideboard_lines(organizer, crossover, outsider):
-    event = open_event(organizer, crossover, name="Side")
-    deck = "4 森原 さとみ\n3 狡猾フィーリア [base]\n43 スワティ\n"
-    deck += "サイドボード\n1 狡猾フィーリア [base]\n"
-    register_all(event, [outsider], deck_text=deck)
+# Typed names in brackets and spacing variants, one card on two lines, a β printing.
+TYPED_DECK = (
+    "4 『森原さとみ』\n2 〔狡猾フィーリア〕 (β)\n1 狡猾フィーリア (β)\n43 スワティ\n"
+    "サイドボード\n1 狡猾フィーリア [base]\n"
+)
+
+
+def test_decklist_export_names_the_card_not_the_typed_text(organizer, crossover, outsider):
+    event = open_event(organizer, crossover, name="Side", date=dt.date(2002, 3, 1))
+    register_all(event, [outsider], deck_text=TYPED_DECK)
     client = client_for(outsider)
     text = client.get(export_url(event, "decklists", "csv")).content.decode("utf-8-sig")
     assert text.split("\r\n")[1:] == [
-        "outsider,森原 さとみ,,4,main",
-        "outsider,狡猾フィーリア,base,3,main",
-        "outsider,スワティ,,43,main",
-        "outsider,狡猾フィーリア,base,1,side",
+        "outsider,森原 さとみ,,base,001,4,main,true",
+        "outsider,狡猾フィーリア,,beta,B-10,3,main,true",
+        "outsider,スワティ,,base,100,43,main,true",
+        "outsider,狡猾フィーリア,,base,010,1,side,true",
         "",
     ]
     (entry,) = json.loads(client.get(export_url(event, "decklists", "json")).content)
     assert (entry["legal"], entry["main_count"], entry["sideboard_count"]) == (True, 50, 1)
-    assert entry["cards"][3] == {
+    assert entry["cards"][1] == {
         "card": "狡猾フィーリア",
-        "printing": "base",
-        "count": 1,
-        "section": "side",
+        "card_en": "",
+        "set": "beta",
+        "number": "B-10",
+        "count": 3,
+        "section": "main",
+        "known": True,
     }
+
+
+def test_decklist_export_in_japanese_has_japanese_values(organizer, crossover, outsider):
+    event = open_event(organizer, crossover, name="Side", date=dt.date(2002, 3, 1))
+    register_all(event, [outsider], deck_text=TYPED_DECK)
+    client = client_for(outsider)
+    client.cookies["django_language"] = "ja"
+    text = client.get(export_url(event, "decklists", "csv")).content.decode("utf-8-sig")
+    assert text.split("\r\n") == [
+        "プレイヤー,カード名（日本語）,カード名（英語）,セット,カード番号,枚数,区分,既知のカード",
+        "outsider,森原 さとみ,,base,001,4,メイン,はい",
+        "outsider,狡猾フィーリア,,beta,B-10,3,メイン,はい",
+        "outsider,スワティ,,base,100,43,メイン,はい",
+        "outsider,狡猾フィーリア,,base,010,1,サイド,はい",
+        "",
+    ]
+    sheet = read_xlsx(client.get(export_url(event, "decklists", "xlsx")).content)
+    assert sheet.rows[4] == ["outsider", "狡猾フィーリア", "", "base", "010", 1.0, "サイド", "はい"]
+    # JSON is data for programs: codes and booleans in every language.
+    (entry,) = json.loads(client.get(export_url(event, "decklists", "json")).content)
+    assert (entry["cards"][3]["section"], entry["cards"][3]["known"]) == ("side", True)
+
+
+def test_unknown_card_keeps_its_typed_text_and_is_not_known(organizer, crossover, outsider):
+    event = open_event(organizer, crossover, name="Unknown")
+    deck = "4 森原 さとみ\n4 狡猾フィーリア [base]\n42 スワティ\n"
+    register_all(event, [outsider], deck_text=deck)
+    outsider_registration = event.registrations.get()
+    outsider_registration.deck_text = deck + "2 『ないカード』\n"
+    outsider_registration.save(update_fields=["deck_text"])
+    text = client_for(outsider).get(export_url(event, "decklists", "csv"))
+    rows = text.content.decode("utf-8-sig").split("\r\n")
+    assert rows[4] == "outsider,『ないカード』,,,,2,main,false"
+
+
+def test_pairings_and_standings_values_in_japanese(tiny, outsider):
+    client = client_for(outsider)
+    client.cookies["django_language"] = "ja"
+    pairings = client.get(export_url(tiny.event, "pairings", "csv", 1)).content
+    lines = pairings.decode("utf-8-sig").split("\r\n")
+    assert [line.rsplit(",", 1)[1] for line in lines[1:4]] == ["確定", "確定", "最終"]
+    standings = client.get(export_url(tiny.event, "standings", "csv")).content
+    lines = standings.decode("utf-8-sig").split("\r\n")
+    assert lines[1] == "1,,1,山田 太郎,3,1-0-0,33.00,100.00,33.00,いいえ"
+    sheet = read_xlsx(client.get(export_url(tiny.event, "standings", "xlsx")).content)
+    assert sheet.rows[1][-1] == "いいえ"
 
 
 def test_standings_xlsx_read_back(tiny):
@@ -461,7 +545,7 @@ def test_decklists_before_public_only_own_or_staff(tiny, organizer, judge, outsi
     assert decklist_players(client_for(judge), tiny.event) == HOSTILE_NAMES
     assert decklist_players(client_for(organizer), tiny.event) == HOSTILE_NAMES
     csv_text = client_for(outsider).get(export_url(tiny.event, "decklists", "csv")).content
-    assert csv_text == "\ufeffPlayer,Card,Printing,Count,Section\r\n".encode()
+    assert csv_text == f"\ufeff{DECKLIST_HEADER}\r\n".encode()
 
 
 def test_decklists_once_public_for_everyone(tiny, organizer):
@@ -608,7 +692,7 @@ def test_job_rebuilds_with_the_policy_in_the_worker(
     job.refresh_from_db()
     # Decklists are not public: the ex-judge now sees none of them.
     assert job.status == "done"
-    assert bytes(job.content) == "\ufeffPlayer,Card,Printing,Count,Section\r\n".encode()
+    assert bytes(job.content) == f"\ufeff{DECKLIST_HEADER}\r\n".encode()
 
 
 def test_job_fails_when_the_event_is_no_longer_visible(
@@ -668,6 +752,19 @@ def test_job_headers_use_the_requesters_language(
     assert job.language == "ja"
     header = bytes(job.content).decode("utf-8-sig").split("\r\n")[0]
     assert ",プレイヤー,勝ち点,戦績," in header
+
+
+def test_decklist_job_values_use_the_requesters_language(
+    tiny, organizer, small_limit, django_capture_on_commit_callbacks
+):
+    client = client_for(organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get(export_url(tiny.event, "decklists", "csv"), headers={"Accept-Language": "ja"})
+    job = ExportJob.objects.get()
+    assert (job.language, job.status) == ("ja", "done")
+    lines = bytes(job.content).decode("utf-8-sig").split("\r\n")
+    assert lines[0].startswith("プレイヤー,カード名（日本語）,カード名（英語）,")
+    assert lines[-2] == "山田 太郎,スワティ,,base,100,42,メイン,はい"
 
 
 # --- queries ---------------------------------------------------------------------------
