@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -32,6 +33,11 @@ class PrintingInline(admin.TabularInline):
     model = Printing
     extra = 0
     autocomplete_fields = ["set"]
+    # A card text is a few lines: a box that fits the row, not a 40-column one.
+    formfield_overrides = {
+        models.TextField: {"widget": forms.Textarea(attrs={"rows": 3, "cols": 32})},
+        models.CharField: {"widget": forms.TextInput(attrs={"size": 10})},
+    }
 
 
 @admin.register(Card)

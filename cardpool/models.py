@@ -53,7 +53,9 @@ class Game(models.Model):
 
 
 class CardSet(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="sets")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="sets", verbose_name=_("game")
+    )
     code = models.SlugField(
         _("code"), max_length=40, help_text=_("Short identifier used in import files.")
     )
@@ -90,7 +92,9 @@ class CardSet(models.Model):
 
 
 class Card(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="cards")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="cards", verbose_name=_("game")
+    )
     name = models.CharField(_("name"), max_length=200)
     # Derived from `name` on save (see cardpool.names): identity and search keys.
     name_key = models.CharField(max_length=200, editable=False)
@@ -165,8 +169,12 @@ class Card(models.Model):
 
 
 class Printing(models.Model):
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
-    set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="printings")
+    card = models.ForeignKey(
+        Card, on_delete=models.CASCADE, related_name="printings", verbose_name=_("card")
+    )
+    set = models.ForeignKey(
+        CardSet, on_delete=models.PROTECT, related_name="printings", verbose_name=_("card set")
+    )
     number = models.CharField(_("card number"), max_length=20, blank=True)
     rarity = models.CharField(_("rarity"), max_length=40, blank=True)
     text = models.TextField(_("card text"), blank=True)
@@ -190,7 +198,9 @@ class ImportJob(TrackedJob):
     """A card file uploaded in the admin, imported by a Celery task (``total`` and ``done``
     count rows)."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="import_jobs")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="import_jobs", verbose_name=_("game")
+    )
     filename = models.CharField(_("file name"), max_length=255)
     content = models.BinaryField(_("file content"))
     report = models.JSONField(_("report"), default=dict, blank=True)

@@ -1,4 +1,6 @@
+from django import forms
 from django.contrib import admin, messages
+from django.db import models
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -6,23 +8,37 @@ from django.utils.translation import gettext_lazy as _
 from config.jobs import JobProgressAdminMixin
 
 from . import services
+from .admin_forms import FormatAdminForm
 from .models import BanEntry, CopyGroup, Deck, DeckCheck, DeckEntry, Format, RecheckJob
+
+# Inline rows stay narrow enough for a laptop: a note is two short lines, not a 40-column
+# box (the ban list made the format page 2,156 px wide).
+COMPACT_WIDGETS = {
+    models.TextField: {"widget": forms.Textarea(attrs={"rows": 2, "cols": 24})},
+    models.CharField: {"widget": forms.TextInput(attrs={"size": 16})},
+}
 
 
 class BanEntryInline(admin.TabularInline):
     model = BanEntry
     extra = 0
     autocomplete_fields = ["card", "printing_set"]
+    fields = ["card", "printing_set", "effective_from", "effective_until", "note", "source"]
+    formfield_overrides = COMPACT_WIDGETS
+    classes = ["compact-inline"]
 
 
 class CopyGroupInline(admin.TabularInline):
     model = CopyGroup
     extra = 0
     autocomplete_fields = ["cards"]
+    formfield_overrides = COMPACT_WIDGETS
+    classes = ["compact-inline"]
 
 
 @admin.register(Format)
 class FormatAdmin(admin.ModelAdmin):
+    form = FormatAdminForm
     list_display = ["name", "slug", "game", "version", "min_deck_size", "copy_limit"]
     list_filter = ["game"]
     list_select_related = ["game"]
@@ -30,6 +46,23 @@ class FormatAdmin(admin.ModelAdmin):
     readonly_fields = ["version"]
     filter_horizontal = ["legal_sets"]
     inlines = [BanEntryInline, CopyGroupInline]
+    fieldsets = [
+        (None, {"fields": ["game", "slug", "name", "version", "notes"]}),
+        (
+            _("Deck size and copies"),
+            {
+                "fields": [
+                    ("min_deck_size", "max_deck_size"),
+                    "copy_limit",
+                    "exempt_unlimited",
+                    ("sideboard_min", "sideboard_max"),
+                    ("leader_type", "leader_count"),
+                ]
+            },
+        ),
+        (_("Legal sets"), {"fields": ["legal_sets"]}),
+        (_("Rule sections cited to players"), {"fields": ["rule_sections"]}),
+    ]
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
@@ -78,7 +111,8 @@ def _queue_recheck(request, fmt, reason):
 class DeckEntryInline(admin.TabularInline):
     model = DeckEntry
     extra = 0
-    autocomplete_fields = ["card"]
+    autocomplete_fields = ["card", "printing_set"]
+    classes = ["compact-inline"]
 
 
 @admin.register(Deck)

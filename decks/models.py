@@ -12,7 +12,9 @@ from config.jobs import TrackedJob
 class Format(models.Model):
     """A deck-construction format, as data: every limit is a field an organizer can edit."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="formats")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="formats", verbose_name=_("game")
+    )
     slug = models.SlugField(_("identifier"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=200)
     version = models.PositiveIntegerField(
@@ -52,10 +54,13 @@ class Format(models.Model):
     )
     leader_count = models.PositiveSmallIntegerField(_("number of such cards"), default=1)
     rule_sections = models.JSONField(
-        _("rule sections"),
+        _("rule sections cited"),
         default=dict,
         blank=True,
-        help_text=_('Section cited for each violation code, e.g. {"TOO_MANY_COPIES": "1−2−3"}.'),
+        help_text=_(
+            "The rulebook section a player is shown for each kind of problem, e.g. 1−2−3;"
+            " empty: none is cited."
+        ),
     )
     notes = models.TextField(_("notes"), blank=True)
 
@@ -81,7 +86,9 @@ class Format(models.Model):
 class CopyGroup(models.Model):
     """Different card names that share one copy limit in a format."""
 
-    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="copy_groups")
+    format = models.ForeignKey(
+        Format, on_delete=models.CASCADE, related_name="copy_groups", verbose_name=_("format")
+    )
     name = models.CharField(_("name"), max_length=200)
     cards = models.ManyToManyField(Card, related_name="+", verbose_name=_("cards"))
 
@@ -94,8 +101,12 @@ class CopyGroup(models.Model):
 
 
 class BanEntry(models.Model):
-    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="bans")
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="bans")
+    format = models.ForeignKey(
+        Format, on_delete=models.CASCADE, related_name="bans", verbose_name=_("format")
+    )
+    card = models.ForeignKey(
+        Card, on_delete=models.PROTECT, related_name="bans", verbose_name=_("card")
+    )
     printing_set = models.ForeignKey(
         CardSet,
         on_delete=models.PROTECT,
@@ -144,9 +155,14 @@ class Section(models.TextChoices):
 
 class Deck(models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="decks",
+        verbose_name=_("owner"),
     )
-    format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="decks")
+    format = models.ForeignKey(
+        Format, on_delete=models.PROTECT, related_name="decks", verbose_name=_("format")
+    )
     name = models.CharField(_("name"), max_length=200)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -161,19 +177,31 @@ class Deck(models.Model):
 
 
 class DeckEntry(models.Model):
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    deck = models.ForeignKey(
+        Deck, on_delete=models.CASCADE, related_name="entries", verbose_name=_("deck")
+    )
+    card = models.ForeignKey(
+        Card, on_delete=models.PROTECT, related_name="+", verbose_name=_("card")
+    )
     printing_set = models.ForeignKey(
-        CardSet, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        CardSet,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("printing (set)"),
+        help_text=_("Empty: the card's legal printing."),
     )
     count = models.PositiveSmallIntegerField(_("copies"))
     section = models.CharField(
         _("section"), max_length=4, choices=Section.choices, default=Section.MAIN
     )
-    position = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
 
     class Meta:
         ordering = ["deck", "section", "position"]
+        verbose_name = _("decklist line")
+        verbose_name_plural = _("decklist lines")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(count__gte=1), name="deckentry_count_positive"
@@ -187,7 +215,9 @@ class DeckEntry(models.Model):
 class DeckCheck(models.Model):
     """One legality check of a stored deck, with the format version and date it used."""
 
-    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="checks")
+    deck = models.ForeignKey(
+        Deck, on_delete=models.CASCADE, related_name="checks", verbose_name=_("deck")
+    )
     format_version = models.PositiveIntegerField(_("format version"))
     as_of = models.DateField(_("checked as of"))
     legal = models.BooleanField(_("legal"))
@@ -208,7 +238,9 @@ class RecheckJob(TrackedJob):
     """Re-checking every stored deck of a format after it or its ban list changed
     (``total`` and ``done`` count decks)."""
 
-    format = models.ForeignKey(Format, on_delete=models.CASCADE, related_name="recheck_jobs")
+    format = models.ForeignKey(
+        Format, on_delete=models.CASCADE, related_name="recheck_jobs", verbose_name=_("format")
+    )
     format_version = models.PositiveIntegerField(_("format version"))
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     became_illegal = models.JSONField(_("decks that became illegal"), default=list, blank=True)

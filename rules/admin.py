@@ -7,16 +7,25 @@ public pages (Japanese and English, any width, section numbers with any dash).
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import reduce
 from operator import and_
 
 from django.contrib import admin, messages
 from django.contrib.admin.views.main import ORDER_VAR
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Q
+from django.utils.dateformat import format as format_date
+from django.utils.formats import get_format
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from cardpool.models import Game
+
 from . import services
+from .history import FieldChange, field_changes
 from .messages import describe_flag
 from .models import (
     Erratum,
@@ -24,6 +33,7 @@ from .models import (
     RulesDocument,
     Ruling,
     RulingRevision,
+    RulingStatus,
     Section,
 )
 from .search import parse_query
@@ -69,27 +79,80 @@ class ReadOnlyRevisionInline(admin.TabularInline):
 
 
 def format_changes(revision) -> str:
-    before, after = revision.before or {}, revision.after or {}
+    """What a ruling's or erratum's revision changed, readable: each field by its label,
+    values as the admin shows them (status names, dates in the reader's format), a text's
+    removed and added parts marked inside it, a list's removed and added items."""
+    model = Ruling if isinstance(revision, RulingRevision) else Erratum
+    order = [field.name for field in model._meta.get_fields()]
+    changes = field_changes(revision.before, revision.after, order)
+    if not changes:
+        return "—"
     return format_html(
-        "<ul>{}</ul>",
+        '<ul class="history-diff">{}</ul>',
         format_html_join(
             "",
-            "<li><strong>{}</strong>: {} → {}</li>",
-            (
-                (name, _short(before.get(name)), _short(after.get(name)))
-                for name in revision.changed_fields()
-            ),
+            '<li><span class="history-field">{}</span> {}</li>',
+            ((_field_label(model, change.field), _render_change(change)) for change in changes),
         ),
     )
 
 
-def _short(value) -> str:
-    if value is None:
+def _field_label(model, name: str) -> str:
+    try:
+        return capfirst(model._meta.get_field(name).verbose_name)
+    except FieldDoesNotExist:
+        return name
+
+
+def _render_change(change: FieldChange) -> str:
+    if change.kind == "text":
+        return format_html_join(
+            "",
+            "{}",
+            (
+                (
+                    format_html(
+                        {"same": "{}", "removed": "<del>{}</del>", "added": "<ins>{}</ins>"}[kind],
+                        text,
+                    ),
+                )
+                for kind, text in change.pieces
+            ),
+        )
+    if change.kind == "list":
+        removed = [format_html("<del>{}</del>", item) for item in change.removed]
+        added = [format_html("<ins>{}</ins>", item) for item in change.added]
+        return format_html_join(", ", "{}", ((item,) for item in removed + added))
+    old, new = _human(change.field, change.before), _human(change.field, change.after)
+    if change.before is None:
+        return format_html("<ins>{}</ins>", new)
+    if change.after is None:
+        return format_html("<del>{}</del>", old)
+    return format_html("<del>{}</del> → <ins>{}</ins>", old, new)
+
+
+def _human(field: str, value) -> str:
+    """A stored revision value as the admin shows the field."""
+    if value is None or value == "":
         return "—"
-    if isinstance(value, list):
-        value = ", ".join(str(item) for item in value) or "—"
-    text = " ".join(str(value).split())
-    return text if len(text) <= 120 else f"{text[:119]}…"
+    if field == "status":
+        try:
+            return str(RulingStatus(value).label)
+        except ValueError:
+            return str(value)
+    if field == "game":
+        game = Game.objects.filter(slug=value).only("name").first()
+        return game.name if game else str(value)
+    if field == "superseded_by":
+        return gettext("ruling #%(id)s") % {"id": value}
+    if field == "date":
+        try:
+            return format_date(dt.date.fromisoformat(value), get_format("DATE_FORMAT"))
+        except (TypeError, ValueError):
+            return str(value)
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    return str(value)
 
 
 # --- documents and sections -----------------------------------------------------------------

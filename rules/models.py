@@ -10,9 +10,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cardpool.models import Card, Game
+
+from .history import changed_fields
 
 # The series of a game's official rulebook; others (a wiki summary…) get their own.
 MAIN_SERIES = "rules"
@@ -26,7 +29,9 @@ class RulesDocument(models.Model):
     wiki summary.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rules_documents")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="rules_documents", verbose_name=_("game")
+    )
     series = models.SlugField(
         _("series"),
         max_length=40,
@@ -67,7 +72,12 @@ class RulesDocument(models.Model):
 
 
 class Section(models.Model):
-    document = models.ForeignKey(RulesDocument, on_delete=models.CASCADE, related_name="sections")
+    document = models.ForeignKey(
+        RulesDocument,
+        on_delete=models.CASCADE,
+        related_name="sections",
+        verbose_name=_("rules document"),
+    )
     number = models.CharField(
         _("number"), max_length=40, blank=True, help_text=_("As printed, e.g. 4−3−8.")
     )
@@ -77,7 +87,12 @@ class Section(models.Model):
     title = models.CharField(_("title"), max_length=300)
     body = models.TextField(_("text"), blank=True)
     parent = models.ForeignKey(
-        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="children",
+        verbose_name=_("parent section"),
     )
     order = models.PositiveIntegerField(_("position"), help_text=_("Position in the document."))
     level = models.PositiveSmallIntegerField(_("depth"), default=1)
@@ -111,7 +126,9 @@ class RulingStatus(models.TextChoices):
 
 
 class Ruling(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rulings")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="rulings", verbose_name=_("game")
+    )
     question = models.TextField(_("question"))
     answer = models.TextField(_("answer"))
     cards = models.ManyToManyField(
@@ -222,19 +239,23 @@ class Revision(models.Model):
         ordering = ["-changed_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} #{self.object_id} {self.changed_at:%Y-%m-%d %H:%M}"
+        # In the site's time zone, as the admin shows changed_at beside it.
+        when = f"{timezone.localtime(self.changed_at):%Y-%m-%d %H:%M}" if self.changed_at else ""
+        return f"{self.get_action_display()} #{self.object_id} {when}".strip()
 
     def changed_fields(self) -> list[str]:
-        before, after = self.before or {}, self.after or {}
-        return sorted(
-            key for key in before.keys() | after.keys() if before.get(key) != after.get(key)
-        )
+        return changed_fields(self.before, self.after)
 
 
 class RulingRevision(Revision):
     # Kept when the ruling is deleted; object_id still says which ruling it was.
     ruling = models.ForeignKey(
-        Ruling, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions"
+        Ruling,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="revisions",
+        verbose_name=_("ruling"),
     )
     object_id = models.PositiveBigIntegerField(_("ruling id"))
 
@@ -245,7 +266,12 @@ class RulingRevision(Revision):
 
 class ErratumRevision(Revision):
     erratum = models.ForeignKey(
-        Erratum, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions"
+        Erratum,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="revisions",
+        verbose_name=_("erratum"),
     )
     object_id = models.PositiveBigIntegerField(_("erratum id"))
 

@@ -1,8 +1,6 @@
 """Changing a ban list in the admin re-checks every stored deck of the format (a Celery
 task, run when the admin's transaction commits) and shows the progress."""
 
-import json
-
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
@@ -220,9 +218,8 @@ def format_form(fmt, **values):
         "legal_sets": [s.pk for s in fmt.legal_sets.all()],
         "leader_type": fmt.leader_type,
         "leader_count": fmt.leader_count,
-        "rule_sections": json.dumps(fmt.rule_sections, ensure_ascii=False),
-        # A JSON field with a callable default is posted with its initial value beside it.
-        "initial-rule_sections": json.dumps(fmt.rule_sections, ensure_ascii=False),
+        # The rule citations are one text box per kind of problem.
+        **{f"rule_sections__{code}": section for code, section in fmt.rule_sections.items()},
         "notes": fmt.notes,
         "bans-TOTAL_FORMS": len(bans),
         "bans-INITIAL_FORMS": len(bans),

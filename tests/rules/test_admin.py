@@ -65,7 +65,10 @@ def test_judge_adds_and_changes_a_ruling_with_history(judge_client, judge, cross
     page = judge_client.get(reverse("admin:rules_ruling_change", args=[ruling.pk]))
     body = page.content.decode()
     assert "History (every change is kept)" in body
-    assert "Yes: 魔界 is an event. → No." in body
+    # The change, readable: the field's label, the old and new answer, the card removed.
+    answer = '<span class="history-field">Answer</span> <del>Yes: 魔界 is an event.</del>'
+    assert f"{answer} → <ins>No.</ins>" in body
+    assert f'<span class="history-field">Cards</span> <del>柴崎 拓也 (#{card.pk})</del>' in body
 
 
 def test_superseding_in_the_admin_needs_the_replacement(judge_client, crossover_rules):
