@@ -15,7 +15,8 @@
       var option = infraction.options[infraction.selectedIndex];
       var text = option ? option.getAttribute("data-suggestion") : null;
       var suggested = option ? option.getAttribute("data-suggested") : null;
-      box.textContent = text || "";
+      var line = box.querySelector("[data-penalty-suggestion-text]") || box;
+      line.textContent = text || "";
       box.hidden = !text;
       if (suggestedOption) {
         var label = suggested && kind.querySelector('option[value="' + suggested + '"]');

@@ -157,10 +157,10 @@ def test_builtin_list_is_complete_and_valid():
     assert crossover["cheating"]["default_penalty"] == "disqualification"
     assert crossover["serious_violation"]["default_penalty"] == "match_loss"
     assert crossover["serious_violation"]["upgrade_to"] == "disqualification"
-    assert (
-        "002" in crossover["serious_violation"]["source"]
-        or "002" in crossover["cheating"]["source"]
+    assert crossover["serious_violation"]["source"] == (
+        "CrossOver wiki summary, victory conditions (重大な違反)"
     )
+    assert crossover["cheating"]["source"] == crossover["serious_violation"]["source"]
     assert crossover["illegal_decklist"]["source"].endswith(
         "1−2−3 and 1−2−4 (deck size, copies, sideboard)"
     )
