@@ -1,5 +1,7 @@
 from django.urls import path
 
+from tournaments import views_metagame
+
 from . import views
 
 app_name = "decks"
@@ -12,4 +14,5 @@ urlpatterns = [
     path("<int:pk>/duplicate/", views.deck_duplicate, name="deck_duplicate"),
     path("<int:pk>/delete/", views.deck_delete, name="deck_delete"),
     path("<int:pk>/export.txt", views.deck_export, name="deck_export"),
+    *views_metagame.format_urlpatterns,
 ]

@@ -6,6 +6,7 @@ from . import (
     views_event,
     views_exports,
     views_live,
+    views_metagame,
     views_penalties,
     views_players,
     views_public,
@@ -44,4 +45,5 @@ urlpatterns += (
     + views_rounds.urlpatterns
     + views_exports.urlpatterns
     + views_live.urlpatterns
+    + views_metagame.event_urlpatterns
 )
