@@ -172,11 +172,9 @@ class InfractionAdmin(admin.ModelAdmin):
         "game",
         "category",
         "default_penalty",
-        "upgrade",
         "active",
-        "order",
     ]
-    list_editable = ["active", "order"]
+    list_editable = ["active"]
     list_filter = ["game", "category", "default_penalty", "active", "builtin"]
     list_select_related = ["game"]
     search_fields = ["code", "name_ja", "name_en"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import F, Q
@@ -635,6 +636,18 @@ class Infraction(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        if self.upgrade == UpgradeRule.TO and not self.upgrade_to:
+            raise ValidationError({"upgrade_to": _("Choose the penalty a repeat is upgraded to.")})
+
+    def validate_constraints(self, exclude=None) -> None:
+        # clean() names the missing upgraded penalty on its field; the database
+        # constraint behind it would only add a generic message.
+        exclude = set(exclude or ())
+        if self.upgrade == UpgradeRule.TO and not self.upgrade_to:
+            exclude.add("upgrade_to")
+        super().validate_constraints(exclude=exclude)
 
     @property
     def name(self) -> str:

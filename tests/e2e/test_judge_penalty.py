@@ -151,3 +151,30 @@ def test_judge_issues_penalties_from_the_infraction_list(case, running, new_page
         ("game_loss", "game_loss", slow.pk),
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_infraction_admin_fits_a_laptop(crossover, new_page):
+    """The organizers' infraction list in the admin, in Japanese at 1366 px: no sideways
+    scroll on the list or on an infraction's page."""
+    infractions.load_builtin_infractions()
+    UserFactory(username="site-admin", password=PASSWORD, is_staff=True, is_superuser=True)
+    slow = Infraction.objects.get(game__formats=crossover, code="slow_play")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = new_page("ja-JP")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto("/admin/login/")
+    page.locator("input[name=username]").fill("site-admin")
+    page.locator("input[name=password]").fill(PASSWORD)
+    page.locator("input[type=submit]").click()
+    page.wait_for_load_state()
+    widths = {}
+    for name, url in (
+        ("admin-list", reverse("admin:tournaments_infraction_changelist")),
+        ("admin-change", reverse("admin:tournaments_infraction_change", args=[slow.pk])),
+    ):
+        page.goto(url)
+        page.wait_for_load_state()
+        page.screenshot(path=str(SHOTS / f"laptop-ja-{name}.png"))
+        widths[name] = page.evaluate("document.documentElement.scrollWidth")
+    expect(page.locator("#id_name_ja")).to_have_value("遅延行為")
+    assert widths == {"admin-list": 1366, "admin-change": 1366}

@@ -622,3 +622,59 @@ def test_api_penalty_list_query_count(running, judge, api, django_assert_max_num
     with django_assert_max_num_queries(8):
         response = api.get(f"{API}/events/{event.pk}/penalties/")
     assert response.status_code == 200
+
+
+# --- the admin -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def site_admin(db):
+    return UserFactory(username="site-admin", is_staff=True, is_superuser=True)
+
+
+def test_admin_lists_filters_and_edits_infractions(games, site_admin, client):
+    infractions.load_builtin_infractions()
+    client.force_login(site_admin)
+    changelist = reverse("admin:tournaments_infraction_changelist")
+    response = client.get(changelist, {"game__id__exact": games["asura-system"].pk})
+    assert response.status_code == 200
+    shown = {row.game.slug for row in response.context["cl"].result_list}
+    assert shown == {"asura-system"}
+    response = client.get(changelist, {"category__exact": "serious"})
+    assert {row.code for row in response.context["cl"].result_list} == {
+        "cheating",
+        "improper_result",
+        "aggressive_behaviour",
+        "serious_violation",
+    }
+    slow = Infraction.objects.get(game=games["crossover"], code="slow_play")
+    change = reverse("admin:tournaments_infraction_change", args=[slow.pk])
+    with translation.override("ja"):
+        page = client.get(change, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "名前（日本語）" in page
+    assert "繰り返しの格上げ" in page
+    data = {
+        "game": slow.game_id,
+        "code": "slow_play",
+        "name_ja": "遅延行為",
+        "name_en": "Slow play",
+        "category": "tournament",
+        "active": "on",
+        "order": "5",
+        "default_penalty": "warning",
+        "upgrade": "to",
+        "upgrade_to": "",
+        "repeat_scope": "infraction",
+        "description_ja": "",
+        "description_en": "",
+        "source": "",
+    }
+    refused = client.post(change, data)
+    assert refused.status_code == 200  # "to" without the penalty it upgrades to
+    form = refused.context["adminform"].form
+    assert form.errors == {"upgrade_to": ["Choose the penalty a repeat is upgraded to."]}
+    assert Infraction.objects.get(pk=slow.pk).upgrade == "step"
+    response = client.post(change, {**data, "upgrade_to": "match_loss"})
+    assert response.status_code == 302
+    slow.refresh_from_db()
+    assert (slow.upgrade, slow.upgrade_to, slow.order) == ("to", "match_loss", 5)
