@@ -8,6 +8,7 @@ sections) the items removed and added, anything else its old and new value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -15,6 +16,11 @@ from difflib import SequenceMatcher
 # Texts up to this long are compared character by character (Japanese has no spaces to
 # split words on); longer ones line by line, so that a long answer stays quick.
 CHARACTER_DIFF_LIMIT = 4000
+# Unchanged runs up to this long between two changes are shown as part of the change.
+SHORT_MATCH = 2
+# A Latin word or number is one unit of the comparison; any other character (Japanese has
+# no spaces between words) is one on its own.
+_TOKEN = re.compile(r"[A-Za-z0-9]+|.", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -77,24 +83,38 @@ def text_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """``old`` → ``new`` as ("same" | "removed" | "added", text) pieces: character by
     character, or line by line for long texts."""
     by_line = max(len(old), len(new)) > CHARACTER_DIFF_LIMIT
-    a = old.splitlines(keepends=True) if by_line else old
-    b = new.splitlines(keepends=True) if by_line else new
+    a = old.splitlines(keepends=True) if by_line else _TOKEN.findall(old)
+    b = new.splitlines(keepends=True) if by_line else _TOKEN.findall(new)
     matcher = SequenceMatcher(None, a, b, autojunk=False)
+    # (same?, old text, new text) runs; a change is one removed and one added text.
+    runs: list[tuple[bool, str, str]] = [
+        (tag == "equal", "".join(a[i1:i2]), "".join(b[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+    ]
+    # A character or two left alike between two changes (い in はい → いいえ) is part of
+    # the change: a judge reads words, not letters.
+    for index in range(1, len(runs) - 1):
+        same, old_text, _ = runs[index]
+        if (
+            same
+            and len(old_text) <= SHORT_MATCH
+            and not runs[index - 1][0]
+            and not runs[index + 1][0]
+        ):
+            runs[index] = (False, old_text, old_text)
+    merged: list[tuple[bool, str, str]] = []
+    for run in runs:
+        if merged and not run[0] and not merged[-1][0]:
+            merged[-1] = (False, merged[-1][1] + run[1], merged[-1][2] + run[2])
+        else:
+            merged.append(run)
     pieces: list[tuple[str, str]] = []
-
-    def add(kind: str, part) -> None:
-        text = "".join(part)
-        if not text:
-            return
-        if pieces and pieces[-1][0] == kind:
-            pieces[-1] = (kind, pieces[-1][1] + text)
-        else:
-            pieces.append((kind, text))
-
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            add("same", a[i1:i2])
-        else:
-            add("removed", a[i1:i2])
-            add("added", b[j1:j2])
+    for same, old_text, new_text in merged:
+        if same:
+            pieces.append(("same", old_text))
+            continue
+        if old_text:
+            pieces.append(("removed", old_text))
+        if new_text:
+            pieces.append(("added", new_text))
     return tuple(pieces)
