@@ -48,10 +48,10 @@ def play_round(event_id: int, number: int, organizer, pages, *, drop_after=None)
     """Pair, publish, start the clock; in each match player 1 reports 2-1 on the form
     (checking the live preview) and player 2 confirms; the organizer closes the round."""
     dashboard(organizer, event_id)
-    click(organizer, "Generate the next round")
+    click(organizer, f"Generate round {number}")
     assert f"Round {number} generated" in flash(organizer)
-    click(organizer, "Publish")
-    click(organizer, "Start the clock")
+    click(organizer, f"Publish round {number}")
+    click(organizer, f"Start the clock of round {number}")
     matches = Match.objects.filter(round__event_id=event_id, round__number=number)
     for match in matches.select_related("player1__player", "player2__player"):
         if match.player2 is None:
@@ -92,7 +92,7 @@ def play_round(event_id: int, number: int, organizer, pages, *, drop_after=None)
         click(page, "Yes, drop me from the event")
         assert "You have dropped from the event." in flash(page)
     dashboard(organizer, event_id)
-    click(organizer, "Close")
+    click(organizer, f"Close round {number}")
     assert f"Round {number} closed." in flash(organizer)
 
 
@@ -143,6 +143,7 @@ def test_an_event_runs_end_to_end(new_page, log_in, crossover):
     }
     assert "carol" not in paired
     dashboard(organizer, event_id)
+    organizer.get_by_label("I understand: finishing the event cannot be undone.").check()
     click(organizer, "Finish the event")
     assert flash(organizer) == "The event is finished."
     assert Event.objects.get(pk=event_id).state == "finished"

@@ -95,7 +95,10 @@ class Organizer:
     def press(self, url_name: str, *args) -> None:
         url = reverse(f"tournaments:{url_name}", args=[self.event_id, *args])
         self.page.goto(reverse("tournaments:dashboard", args=[self.event_id]))
-        self.page.locator(f'form[action="{url}"] button[type=submit]').first.click()
+        form = self.page.locator(f'form[action="{url}"]').first
+        for box in form.locator("input[type=checkbox][required]").all():
+            box.check()  # the "I understand" box of an irreversible step (finish)
+        form.locator("button[type=submit]").click()
         self.page.wait_for_load_state()
 
     def round_action(self, number: int, action: str) -> None:
