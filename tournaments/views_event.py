@@ -9,29 +9,22 @@ or as a message on the dashboard.
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
-from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Case, CharField, IntegerField, OuterRef, Subquery, Value, When
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from . import policy, selectors, services
+from . import audit_texts, policy, selectors, services
 from .forms_event import EventForm, EventSettingsForm, StaffForm
-from .models import EventState, PenaltyKind, StaffRole
+from .models import EventState, StaffRole
 from .services.errors import NotAllowed, TournamentError
 from .views import _event_and_access, _require_staff, error_text
 
@@ -316,162 +309,12 @@ def staff_remove(request, pk: int, staff_id: int):
 # --- audit log -----------------------------------------------------------------------
 
 
-def _value_text(value) -> str:
-    """One before/after value as a person reads it."""
-    if value is None or value == "":
-        return "—"
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, str):
-        try:
-            moment = parse_datetime(value) if "T" in value else None
-        except ValueError:  # looks like a date but is none (a name such as "2024-02-30T10:00")
-            moment = None
-        if moment is not None and timezone.is_aware(moment):
-            return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
-        return value
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    return str(value)
-
-
-def _key_label(entry, key: str) -> str:
-    if entry.object_type == "event" and key in EventForm.base_fields:
-        return str(EventForm.base_fields[key].label)
-    return key
-
-
-# Keys of the audit data that hold the id of the object's person: shown as their name.
-PERSON_KEYS = {"eventstaff": "user", "registration": "player", "penalty": "registration"}
-
-
-def _games_text(games: list) -> str:
-    """Reported games as "hp_zero (HP 12–0), time (HP 10–10)"."""
-    parts = []
-    for game in games:
-        if not isinstance(game, dict):
-            return _value_text(games)
-        text = str(game.get("end", "?"))
-        hp = game.get("hp")
-        if isinstance(hp, list) and len(hp) == 2:
-            text += f" (HP {_value_text(hp[0])}–{_value_text(hp[1])})"
-        parts.append(text)
-    return ", ".join(parts) or "—"
-
-
-def _changes(entry) -> list[dict]:
-    """The entry's data as "key: before → after" lines: values that stayed the same are
-    left out; a creation has no before, a removal no after."""
-    before = entry.before if isinstance(entry.before, dict) else {}
-    after = entry.after if isinstance(entry.after, dict) else {}
-    keys = list(before) + [key for key in after if key not in before]
-    # jsonb (PostgreSQL) keeps no key order: settings in the form's order, then the rest
-    # alphabetically, the same on every database
-    order = {name: index for index, name in enumerate(EventForm.base_fields)}
-    keys.sort(key=lambda key: (order.get(key, len(order)), key))
-    person_key = PERSON_KEYS.get(entry.object_type)
-
-    def text(key, value):
-        if key == person_key and entry.person_name and value is not None:
-            return entry.person_name
-        if key == "games" and isinstance(value, list):
-            return _games_text(value)
-        return _value_text(value)
-
-    return [
-        {
-            "key": _key_label(entry, key),
-            "has_before": key in before,
-            "has_after": key in after,
-            "before": text(key, before.get(key)),
-            "after": text(key, after.get(key)),
-        }
-        for key in keys
-        if not (key in before and key in after and before[key] == after[key])
-    ]
-
-
-def _of_type(object_type: str, value):
-    return Case(When(object_type=object_type, then=value), default=Value(None))
-
-
-def _with_names(entries, user, event, access):
-    """The entries with what names their object, in the same query: ``person_name`` (the
-    staff member, the registered player, the penalised player), ``round_number`` and
-    ``match_table``. Correlated subqueries over the policy's filters, so a page costs one
-    query whatever it shows."""
-    object_id = OuterRef("object_id")
-    user_model = get_user_model()
-    username = user_model.USERNAME_FIELD
-    registrations = policy.registrations_visible_to(user, event, access).filter(pk=object_id)
-    rounds = policy.rounds_visible_to(user, event, access).filter(pk=object_id)
-    matches = policy.matches_visible_to(user, event, access).filter(pk=object_id)
-    penalties = policy.penalties_visible_to(user, event, access).filter(pk=object_id)
-    staff_user_id = Cast(Coalesce(KT("after__user"), KT("before__user")), IntegerField())
-    return entries.annotate(
-        staff_user_id=_of_type("eventstaff", staff_user_id),
-    ).annotate(
-        person_name=Case(
-            When(
-                object_type="eventstaff",
-                then=Subquery(
-                    user_model._default_manager.filter(pk=OuterRef("staff_user_id")).values(
-                        username
-                    )[:1]
-                ),
-            ),
-            When(
-                object_type="registration",
-                then=Subquery(registrations.values(f"player__{username}")[:1]),
-            ),
-            When(
-                object_type="penalty",
-                then=Subquery(penalties.values(f"registration__player__{username}")[:1]),
-            ),
-            default=Value(None),
-            output_field=CharField(),
-        ),
-        penalty_kind=_of_type("penalty", Subquery(penalties.values("kind")[:1])),
-        round_number=Case(
-            When(object_type="round", then=Subquery(rounds.values("number")[:1])),
-            When(object_type="match", then=Subquery(matches.values("round__number")[:1])),
-            default=Value(None),
-            output_field=IntegerField(),
-        ),
-        match_table=_of_type("match", Subquery(matches.values("table")[:1])),
-    )
-
-
-def _object_name(entry, event) -> str:
-    if entry.object_type == "event":
-        return event.name
-    if entry.object_type == "match" and entry.round_number is not None:
-        return pgettext("round", "Round %(number)s, table %(table)s") % {
-            "number": entry.round_number,
-            "table": entry.match_table,
-        }
-    if entry.object_type == "round" and entry.round_number is not None:
-        return pgettext("round", "Round %(number)s") % {"number": entry.round_number}
-    if entry.object_type == "penalty" and entry.person_name:
-        return _("%(penalty)s for %(player)s") % {
-            "penalty": PenaltyKind(entry.penalty_kind).label,
-            "player": entry.person_name,
-        }
-    return entry.person_name or ""
-
-
-def _type_label(object_type: str) -> str:
-    try:
-        return str(apps.get_model("tournaments", object_type)._meta.verbose_name).capitalize()
-    except LookupError:
-        return object_type
-
-
 @login_required
 @require_safe
 def audit_log(request, pk: int):
     """Every audit entry of the event, newest first, 50 a page, filtered by action prefix
-    (``?action=match.``) and object type (``?object_type=registration``)."""
+    (``?action=match.``) and object type (``?object_type=registration``); each entry as a
+    sentence with its changed fields (``tournaments.audit_texts``)."""
     event, access = _event_and_access(request, pk)
     policy.require(policy.can_view_audit(access), "not_staff")
     entries = selectors.audit_log(request.user, event, access)
@@ -482,28 +325,24 @@ def audit_log(request, pk: int):
         entries = entries.filter(action__startswith=action)
     if object_type:
         entries = entries.filter(object_type=object_type)
-    entries = _with_names(entries, request.user, event, access)
+    entries = audit_texts.with_names(entries, request.user, event, access)
     page = Paginator(entries, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [
-        {
-            "entry": entry,
-            "object": _object_name(entry, event),
-            "object_type": _type_label(entry.object_type),
-            "changes": _changes(entry),
-        }
-        for entry in page.object_list
-    ]
+    rows = audit_texts.audit_rows(page.object_list, user=request.user, event=event, access=access)
     actions = sorted({name for name, _type in kinds})
     prefixes = sorted({name.split(".")[0] + "." for name in actions})
     action_choices = []
     for prefix in prefixes:
-        action_choices.append((prefix, f"{prefix}*"))
-        action_choices += [(name, name) for name in actions if name.startswith(prefix)]
+        action_choices.append((prefix, audit_texts.group_label(prefix)))
+        action_choices += [
+            (name, audit_texts.action_label(name)) for name in actions if name.startswith(prefix)
+        ]
     if action and action not in dict(action_choices):
-        action_choices.append((action, f"{action}*"))
-    type_choices = [(name, _type_label(name)) for name in sorted({t for _name, t in kinds})]
+        action_choices.append((action, audit_texts.action_label(action)))
+    type_choices = [
+        (name, audit_texts.type_label(name)) for name in sorted({t for _name, t in kinds})
+    ]
     if object_type and object_type not in dict(type_choices):
-        type_choices.append((object_type, object_type))
+        type_choices.append((object_type, audit_texts.type_label(object_type)))
     query = urlencode(
         {key: value for key, value in (("action", action), ("object_type", object_type)) if value}
     )

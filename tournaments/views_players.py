@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from . import policy, selectors, services
+from . import audit_texts, policy, selectors, services
 from .forms import (
     PENALTY_EFFECTS,
     LateEntryForm,
@@ -251,33 +251,11 @@ def _player_matches(request, event, access, registration) -> list[dict]:
     return rows
 
 
-def _shown(value):
-    if value is None or value == "":
-        return "—"
-    return value
-
-
-def _audit_rows(entries) -> list[dict]:
-    """Each audit entry with its changes as (field, before, after) lines."""
-    rows = []
-    for entry in entries:
-        before, after = entry.before or {}, entry.after or {}
-        keys = list(before) + [key for key in after if key not in before]
-        changes = []
-        for key in keys:
-            old, new = before.get(key), after.get(key)
-            if key in before and key in after and old == new:
-                continue
-            changes.append(
-                {
-                    "field": key,
-                    "before": _shown(old) if key in before else None,
-                    "after": _shown(new) if key in after else None,
-                    "multiline": "\n" in str(old) or "\n" in str(new),
-                }
-            )
-        rows.append({"entry": entry, "changes": changes})
-    return rows
+def _audit_rows(request, event, access, entries) -> list[dict]:
+    """The audit entries about the player as the audit log shows them: a sentence each,
+    with the changed fields (``tournaments.audit_texts``)."""
+    named = audit_texts.with_names(entries, request.user, event, access)
+    return audit_texts.audit_rows(named, user=request.user, event=event, access=access)
 
 
 def _render_player_page(
@@ -314,7 +292,7 @@ def _render_player_page(
         "name": selectors.display_name(registration),
         "matches": matches,
         "penalties": penalties,
-        "audit_rows": _audit_rows(entries),
+        "audit_rows": _audit_rows(request, event, access, entries),
         **actions,
         "can_reenter": actions["reentry_possible"] and event.allow_reentry,
         "can_penalize": event.state in OPEN_EVENT_STATES

@@ -44,7 +44,7 @@ def test_dashboard_for_organizer_and_judge(client_for, event_after_round_3, judg
         assert '<td class="row-title">player008</td>' in body
         assert "Dropped (after round 2)" in body
         assert "<td>player001</td><td>Warning</td><td>Slow play</td>" in body
-        assert "<code>penalty.issued</code>" in body
+        assert "<strong>Warning for player001</strong>" in body
         assert "Nothing outstanding." in body
     organizer_body = text_of(
         client_for(fixture.organizer).get(reverse("tournaments:dashboard", args=[event.pk]))
