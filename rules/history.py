@@ -18,6 +18,9 @@ from difflib import SequenceMatcher
 CHARACTER_DIFF_LIMIT = 4000
 # Unchanged runs up to this long between two changes are shown as part of the change.
 SHORT_MATCH = 2
+# Texts shorter than this, or keeping less than this share, show old → new whole.
+MIN_DIFF_LENGTH = 12
+MIN_KEPT_SHARE = 0.3
 # A Latin word or number is one unit of the comparison; any other character (Japanese has
 # no spaces between words) is one on its own.
 _TOKEN = re.compile(r"[A-Za-z0-9]+|.", re.DOTALL)
@@ -55,8 +58,20 @@ def field_changes(
     """The changed fields of a revision, those named in ``order`` first in that order."""
     before, after = before or {}, after or {}
     position = {name: index for index, name in enumerate(order)}
-    names = sorted(changed_fields(before, after), key=lambda name: (position.get(name, 1e9), name))
+    names = sorted(
+        (
+            name
+            for name in changed_fields(before, after)
+            # Absent, empty text and empty list all read "—": no change to show.
+            if not (_empty(before.get(name)) and _empty(after.get(name)))
+        ),
+        key=lambda name: (position.get(name, 1e9), name),
+    )
     return [_change(name, before.get(name), after.get(name)) for name in names]
+
+
+def _empty(value) -> bool:
+    return value is None or value == "" or value == []
 
 
 def _change(name: str, old, new) -> FieldChange:
@@ -69,14 +84,19 @@ def _change(name: str, old, new) -> FieldChange:
             removed=tuple(item for item in old_items if item not in new_items),
             added=tuple(item for item in new_items if item not in old_items),
         )
-    # A text edited (not created or emptied) shows where it changed.
-    if isinstance(old, str) and isinstance(new, str) and old and new and _is_long(old, new):
+    # A text edited (not created or emptied) shows where it changed, when enough of it
+    # stayed; one rewritten from scratch reads better as old → new.
+    if isinstance(old, str) and isinstance(new, str) and _worth_a_diff(old, new):
         return FieldChange(name, old, new, pieces=text_diff(old, new))
     return FieldChange(name, old, new)
 
 
-def _is_long(old: str, new: str) -> bool:
-    return max(len(old), len(new)) > 40 or "\n" in old or "\n" in new
+def _worth_a_diff(old: str, new: str) -> bool:
+    if min(len(old), len(new)) < MIN_DIFF_LENGTH:
+        return False
+    pieces = text_diff(old, new)
+    kept = sum(len(text) for kind, text in pieces if kind == "same")
+    return kept >= MIN_KEPT_SHARE * max(len(old), len(new))
 
 
 def text_diff(old: str, new: str) -> tuple[tuple[str, str], ...]:

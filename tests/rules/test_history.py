@@ -159,3 +159,20 @@ def test_history_of_a_ruling_is_refused_to_outsiders(client, outsider, ruling_wi
     response = client.get(url)
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_empty_values_are_no_change_and_a_rewrite_reads_old_to_new():
+    created = field_changes(None, {"question": "Q?", "source": "", "cards": [], "date": None})
+    assert [change.field for change in created] == ["question"]
+    rewritten = field_changes({"answer": "Yes: 魔界 is an event."}, {"answer": "No."})[0]
+    assert (rewritten.kind, rewritten.before, rewritten.after) == (
+        "value",
+        "Yes: 魔界 is an event.",
+        "No.",
+    )
+    edited = field_changes(
+        {"answer": "はい。相手のターン中でも使えます。"},
+        {"answer": "いいえ。相手のターン中には使えません。"},
+    )[0]
+    assert edited.kind == "text"
+    assert ("same", "。相手のターン中") in edited.pieces
