@@ -143,25 +143,38 @@ def format_registrations(user, fmt: Format, start: dt.date | None, end: dt.date 
 # --- presenting -----------------------------------------------------------------------
 
 
+# The chart's geometry, in the SVG's own units (the picture scales to the page's width):
+# a label column, then bars of at most BAR_UNITS for 100 %, then the value.
+CHART_WIDTH = 320
+LABEL_UNITS = 100
+BAR_UNITS = Decimal(150)
+ROW_UNITS = 30
+
+
 def _bars(rows: list[tuple[str, Decimal, str]]) -> dict:
-    """A horizontal bar chart's geometry: each bar's label, value (percent), the text
-    after it, its y and width (in the SVG's own units; the picture scales to the page)."""
-    height = 28
-    bars = [
-        {
-            "label": label,
-            "value": value,
-            "text": text,
-            "y": index * height,
-            "rect_y": index * height + 6,
-            "text_y": index * height + 19,
-            "width": f"{width:.2f}",
-            "value_x": f"{116 + width:.2f}",
-        }
-        for index, (label, value, text) in enumerate(rows[:CHART_BARS])
-        for width in [max(Decimal("0.5"), value * Decimal("1.8")) if value else Decimal(0)]
-    ]
-    return {"bars": bars, "height": max(height, len(bars) * height)}
+    """A horizontal bar chart: each bar's label, value (percent), the text of its
+    tooltip, and where it is drawn."""
+    bars = []
+    for index, (label, value, text) in enumerate(rows[:CHART_BARS]):
+        width = max(Decimal("0.5"), value * BAR_UNITS / 100) if value else Decimal(0)
+        top = index * ROW_UNITS
+        bars.append(
+            {
+                "label": label,
+                "value": value,
+                "text": text,
+                "rect_y": top + 6,
+                "text_y": top + 20,
+                "width": f"{width:.2f}",
+                "value_x": f"{LABEL_UNITS + 6 + width:.2f}",
+            }
+        )
+    return {
+        "bars": bars,
+        "width": CHART_WIDTH,
+        "bar_x": LABEL_UNITS,
+        "height": max(ROW_UNITS, len(bars) * ROW_UNITS),
+    }
 
 
 def blocks(meta: Metagame) -> dict:

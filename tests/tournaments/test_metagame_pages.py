@@ -115,12 +115,13 @@ def test_once_public_everyone_sees_it(tiny, organizer):
 def test_page_has_charts_with_titles_and_the_numbers_in_tables(tiny, organizer):
     make_public(tiny.event, organizer)
     text = client_for().get(page_url(tiny.event)).content.decode()
-    assert '<svg viewBox="0 0 360 56" width="100%" role="img"' in text
+    assert '<svg viewBox="0 0 320 60" width="100%" role="img"' in text
     assert "<title>Sky (空): 100.0% (5 decks)</title>" in text
     assert "<title>Navigator: 84.0%</title>" in text
-    assert '<rect x="110" y="6" width="180.00" height="16" rx="2"></rect>' in text
-    # the navigator's bar is 84% of the 180 units
-    assert 'width="151.20"' in text
+    assert '<rect x="100" y="6" width="150.00" height="18" rx="2"></rect>' in text
+    # the navigator's bar is 84% of the 150 units, its value written after it
+    assert '<rect x="100" y="6" width="126.00" height="18" rx="2"></rect>' in text
+    assert '<text x="232.00" y="20" class="metagame-chart__value">84.0%</text>' in text
     cards = text[text.index('id="meta-cards"') :]
     cards = cards[: cards.index("</table>")]
     rows = re.findall(r'<td class="row-title">([^<]+)', cards)
