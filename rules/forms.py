@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -81,9 +82,21 @@ class CharacterForm(forms.Form):
 
 
 class EffectForm(forms.Form):
-    source = forms.CharField(label=_("Source card"), max_length=200)
-    source_kind = forms.ChoiceField(label=_("Source kind"), choices=SOURCE_KIND_CHOICES)
-    step = forms.TypedChoiceField(label=_("Step"), choices=STEP_CHOICES, coerce=int)
+    """One effect row. A row left blank is ignored (the page offers spare rows); a row
+    counts once any of its fields is filled, and then needs its source card, its kind,
+    its step and something for that step. ``row`` (from 1) names the row in errors."""
+
+    source = forms.CharField(label=_("Source card"), max_length=200, required=False)
+    source_kind = forms.ChoiceField(
+        label=_("Source kind"), choices=[("", "—"), *SOURCE_KIND_CHOICES], required=False
+    )
+    step = forms.TypedChoiceField(
+        label=_("Step"),
+        choices=[("", "—"), *STEP_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
     immune_to = forms.MultipleChoiceField(
         label=_("Unaffected by"),
         choices=SOURCE_KIND_CHOICES,
@@ -101,8 +114,47 @@ class EffectForm(forms.Form):
     ap = forms.IntegerField(label=_("AP"), min_value=-99, max_value=99, required=False)
     dp = forms.IntegerField(label=_("DP"), min_value=-99, max_value=99, required=False)
 
+    # What a row needs once it counts.
+    NEEDED = ("source", "source_kind", "step")
+
+    def __init__(self, *args, row: int = 1, **kwargs):
+        self.row = row
+        super().__init__(*args, **kwargs)
+
+    def is_blank(self) -> bool:
+        """Whether nothing at all was filled in (the row is ignored)."""
+        if not self.is_bound:
+            return True
+        for name, field in self.fields.items():
+            value = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            if isinstance(value, list | tuple):
+                if any(str(item).strip() for item in value):
+                    return False
+            elif value is True or (isinstance(value, str) and value.strip()):
+                return False
+        return True
+
+    def has_changed(self) -> bool:
+        # A blank extra row is "unchanged", so the formset skips its validation.
+        return not self.is_blank()
+
     def clean(self):
         data = super().clean()
+        if self.is_blank():
+            return {}
+        for name in self.NEEDED:
+            if name not in self.errors and data.get(name) in (None, ""):
+                self.add_error(
+                    name,
+                    forms.ValidationError(
+                        _(
+                            "Effect row %(row)s: fill in “%(field)s” too, or clear the "
+                            "whole row to leave it out."
+                        ),
+                        code="required",
+                        params={"row": self.row, "field": self.fields[name].label},
+                    ),
+                )
         if self.errors:
             return data
         try:
@@ -137,8 +189,44 @@ class EffectForm(forms.Form):
         )
 
 
-# Three blank rows on an empty form; a bound form has as many as submitted.
-EffectFormSet = forms.formset_factory(EffectForm, extra=3, max_num=30, validate_max=True)
+class BaseEffectFormSet(forms.BaseFormSet):
+    def get_form_kwargs(self, index):
+        kwargs = super().get_form_kwargs(index)
+        if index is not None:
+            kwargs["row"] = index + 1
+        return kwargs
+
+    def effects(self) -> list[Effect]:
+        """The effects of the rows that count (blank rows left out), in order."""
+        return [form.cleaned_data["effect"] for form in self.forms if form.cleaned_data]
+
+    def row_errors(self) -> list[str]:
+        """Every row's errors, each naming its row (and field), for a summary above the
+        form."""
+        messages = []
+        for form in self.forms:
+            for name, errors in form.errors.as_data().items():
+                for error in errors:
+                    text = " ".join(error.messages)
+                    if error.code == "required":  # names its row and field already
+                        messages.append(text)
+                    elif name == NON_FIELD_ERRORS:
+                        messages.append(
+                            _("Effect row %(row)s: %(error)s") % {"row": form.row, "error": text}
+                        )
+                    else:
+                        messages.append(
+                            _("Effect row %(row)s, “%(field)s”: %(error)s")
+                            % {"row": form.row, "field": form.fields[name].label, "error": text}
+                        )
+        return messages
+
+
+# Three blank rows on an empty form; a bound form has as many as submitted. Blank rows
+# are ignored, so a worked example comes with one spare row.
+EffectFormSet = forms.formset_factory(
+    EffectForm, formset=BaseEffectFormSet, extra=3, max_num=30, validate_max=True
+)
 
 
 def effect_initial(effect: Effect) -> dict:

@@ -18,7 +18,7 @@ from .forms import (
     effect_initial,
 )
 from .messages import describe_flag
-from .models import RulesDocument, Ruling, Section
+from .models import MAIN_SERIES, RulesDocument, Ruling, Section
 from .selectors import (
     cards_with_rules,
     current_card_text,
@@ -30,6 +30,7 @@ from .selectors import (
     search_rules,
     section_page,
 )
+from .text import number_key
 
 SEARCH_PAGE_SIZE = 20
 
@@ -187,10 +188,11 @@ def calculator(request):
     outcome = None
     error = None
     if data is not None and character_form.is_valid() and effect_formset.is_valid():
-        effects = [form.cleaned_data["effect"] for form in effect_formset if form.cleaned_data]
         try:
             outcome = resolve(
-                character_form.printed_state(), effects, character_form.cleaned_data["damage"]
+                character_form.printed_state(),
+                effect_formset.effects(),
+                character_form.cleaned_data["damage"],
             )
         except CalculatorError as exc:
             error = str(exc)
@@ -205,8 +207,36 @@ def calculator(request):
             "error": error,
             "name": character_form.cleaned_data.get("name") if outcome else "",
             "examples": calculator_examples.EXAMPLES.values(),
+            "row_errors": effect_formset.row_errors() if data is not None else [],
+            "rule_links": calculator_rule_links(),
         },
     )
+
+
+# The rulebook sections the calculator follows (CrossOver Basic Rules, 4−3−8 and 4−3−9).
+CALCULATOR_SECTIONS = ("4−3−8", "4−3−9")
+
+
+def calculator_rule_links() -> list[dict]:
+    """The calculator's rule sections, each with its page's URL when the CrossOver
+    rulebook on this site has that section, else ``None`` (the rulebook is imported only
+    by ``import_rules``; before that the numbers are shown without a link). One query."""
+    keys = {number_key(number): number for number in CALCULATOR_SECTIONS}
+    found = set(
+        Section.objects.filter(
+            document__game__slug="crossover",
+            document__series=MAIN_SERIES,
+            document__is_current=True,
+            number_key__in=keys,
+        ).values_list("number_key", flat=True)
+    )
+    return [
+        {
+            "number": number,
+            "url": reverse("rules:section", args=["crossover", key]) if key in found else None,
+        }
+        for key, number in keys.items()
+    ]
 
 
 def _example_data(example) -> dict:
