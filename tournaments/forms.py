@@ -295,6 +295,8 @@ class PenaltyForm(forms.Form):
             option_attrs = {
                 pk: {
                     "data-suggested": offer.suggestion.kind,
+                    "data-suggested-label": _("The suggested penalty: %(penalty)s")
+                    % {"penalty": offer.kind_label},
                     "data-suggestion": suggestion_text(offer),
                 }
                 for pk, offer in self.offers.items()

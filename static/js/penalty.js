@@ -14,13 +14,12 @@
     function update() {
       var option = infraction.options[infraction.selectedIndex];
       var text = option ? option.getAttribute("data-suggestion") : null;
-      var suggested = option ? option.getAttribute("data-suggested") : null;
+      var suggestedLabel = option ? option.getAttribute("data-suggested-label") : null;
       var line = box.querySelector("[data-penalty-suggestion-text]") || box;
       line.textContent = text || "";
       box.hidden = !text;
       if (suggestedOption) {
-        var label = suggested && kind.querySelector('option[value="' + suggested + '"]');
-        suggestedOption.textContent = label ? plainLabel + ": " + label.textContent : plainLabel;
+        suggestedOption.textContent = suggestedLabel || plainLabel;
       }
     }
     infraction.addEventListener("change", update);

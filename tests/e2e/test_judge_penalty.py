@@ -94,6 +94,7 @@ def test_judge_issues_penalties_from_the_infraction_list(case, running, new_page
             "suggested": game_loss,
         }
         report_link = gettext("All penalties of the event")
+        suggested_label = gettext("The suggested penalty: %(penalty)s") % {"penalty": warning}
 
     page.goto("/accounts/login/")
     page.locator("input[name=username]").fill("judge")
@@ -108,6 +109,7 @@ def test_judge_issues_penalties_from_the_infraction_list(case, running, new_page
     expect(suggestion).to_be_hidden()
     form.locator("select[name=penalty-infraction]").select_option(str(slow.pk))
     expect(suggestion).to_have_text(first_text)
+    expect(form.locator("select[name=penalty-kind] option[value='']")).to_have_text(suggested_label)
     look("first-offence")
     form.locator("button[type=submit]").click()
     page.wait_for_load_state()
