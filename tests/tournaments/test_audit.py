@@ -34,8 +34,11 @@ class Log:
         return raised.value
 
 
-def test_a_whole_event_writes_one_entry_per_change(organizer, judge, crossover, make_players):
-    log = Log()
+def play_whole_event(log, organizer, judge, crossover, make_players):
+    """An event through every kind of change (each checked to write one entry by
+    ``log``): staff, settings, registrations, a decklist, a drop, a round paired, paired
+    again, edited, published, timed, a game-loss penalty, results reported, disputed,
+    overridden and confirmed, a top cut, the finish. Returns the event."""
     event, created = log.one(
         "event.created",
         lambda: new_event(organizer, crossover, swiss_rounds=1, top_cut_size=2, capacity=4),
@@ -132,6 +135,12 @@ def test_a_whole_event_writes_one_entry_per_change(organizer, judge, crossover, 
     )
     log.one("round.closed", lambda: services.close_round(final, actor=organizer))
     log.one("event.finished", lambda: services.finish_event(event, actor=organizer))
+    return event
+
+
+def test_a_whole_event_writes_one_entry_per_change(organizer, judge, crossover, make_players):
+    log = Log()
+    event = play_whole_event(log, organizer, judge, crossover, make_players)
     assert AuditEntry.objects.filter(event=event).count() == log.seen
 
 
