@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
-from django.utils.translation import get_language, pgettext, pgettext_lazy
+from django.utils.translation import get_language, npgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -179,26 +179,21 @@ def _bars(rows: list[tuple[str, Decimal, str]]) -> dict:
 
 def blocks(meta: Metagame) -> dict:
     """The template's data for the shared metagame blocks."""
-    elements = [
-        {
-            "label": element_label(share.key),
-            "decks": share.decks,
-            "deck_percent": share.deck_percent,
-            "copies": share.copies,
-            "copy_percent": share.copy_percent,
-        }
-        for share in meta.elements
-    ]
-    types = [
-        {
-            "label": type_label(share.key),
-            "decks": share.decks,
-            "deck_percent": share.deck_percent,
-            "copies": share.copies,
-            "copy_percent": share.copy_percent,
-        }
-        for share in meta.card_types
-    ]
+
+    def share_rows(shares, label):
+        return [
+            {
+                "label": label(share.key),
+                "decks": share.decks,
+                "deck_percent": share.deck_percent,
+                "copies": share.copies,
+                "copy_percent": share.copy_percent,
+            }
+            for share in shares
+        ]
+
+    elements = share_rows(meta.elements, element_label)
+    types = share_rows(meta.card_types, type_label)
     combinations = [
         {
             "label": combination_label(combo.key),
@@ -236,7 +231,15 @@ def blocks(meta: Metagame) -> dict:
         }
         for deck in meta.top_cut
     ]
-    percent_text = pgettext("metagame chart", "%(percent)s%% (%(decks)s decks)")
+
+    def share_text(percent, decks):
+        return npgettext(
+            "metagame chart",
+            "%(percent)s%% (%(decks)s deck)",
+            "%(percent)s%% (%(decks)s decks)",
+            decks,
+        ) % {"percent": percent, "decks": decks}
+
     return {
         "meta": meta,
         "elements": elements,
@@ -250,7 +253,7 @@ def blocks(meta: Metagame) -> dict:
                 (
                     row["label"],
                     row["deck_percent"],
-                    percent_text % {"percent": row["deck_percent"], "decks": row["decks"]},
+                    share_text(row["deck_percent"], row["decks"]),
                 )
                 for row in elements
             ]
@@ -263,7 +266,7 @@ def blocks(meta: Metagame) -> dict:
                 (
                     row["label"],
                     row["percent"],
-                    percent_text % {"percent": row["percent"], "decks": row["decks"]},
+                    share_text(row["percent"], row["decks"]),
                 )
                 for row in combinations
             ]
