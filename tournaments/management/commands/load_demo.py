@@ -6,15 +6,18 @@ from django.core.management.base import BaseCommand
 
 from cardpool.demo import load_demo_pool
 from decks.builtin import load_builtin_formats
+from rules.demo import load_demo_rules
 from tournaments.demo import DEMO_PASSWORD, load_demo_events
+from tournaments.infractions import load_builtin_infractions
 
 PASSWORD_FILE = settings.BASE_DIR / ".demo-admin-password"
 
 
 class Command(BaseCommand):
     help = (
-        "Load the demo card pool and the built-in formats, and make sure an admin login exists "
-        "(prints it)."
+        "Load the built-in games, formats and infractions, the demo card pool, demo rules "
+        "(a procedures document, rulings and errata marked 'Demo — not official') and demo "
+        "events, and make sure an admin login exists (prints it)."
     )
 
     def add_arguments(self, parser):
@@ -28,6 +31,15 @@ class Command(BaseCommand):
         )
         formats = load_builtin_formats()
         self.stdout.write(f"Formats: {len(formats)} added.")
+        infractions = load_builtin_infractions()
+        self.stdout.write(f"Infractions: {len(infractions)} added.")
+        rules = load_demo_rules()
+        document = "added" if rules.document_created else "unchanged"
+        self.stdout.write(
+            f"Demo rules (not official): document {document} ({rules.sections} sections), "
+            f"{rules.rulings_created} rulings and "
+            f"{rules.errata_created} errata added."
+        )
         events = load_demo_events()
         self.stdout.write(
             f"Demo events: {len(events)} added (players demo-player01…12, organizer "

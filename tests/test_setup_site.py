@@ -1,0 +1,123 @@
+"""setup_site: the built-in games, sets, formats and infractions for a production site,
+without demo cards, users or events; safe to run again; organizers' edits kept."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from cardpool.models import Card, CardSet, Game
+from decks.models import BanEntry, Format
+from rules.models import Erratum, RulesDocument, Ruling
+from tournaments.models import Event, Infraction
+
+pytestmark = pytest.mark.django_db
+
+GAMES = ["asura-system", "cross-universe", "crossover", "monster-collection"]
+FORMATS = ["asura-system", "crossover", "monster-collection"]
+# The built-in ban list names three cards (the β printings of 1−2−1); a ban entry needs
+# its card, so those three names exist, with no text and nothing else.
+BANNED = ["水姫", "深見まどか", "狡猾フィーリア"]
+
+
+def setup_site() -> str:
+    out = StringIO()
+    call_command("setup_site", stdout=out)
+    return out.getvalue()
+
+
+def test_a_fresh_database_gets_games_sets_formats_and_infractions_only():
+    output = setup_site()
+    assert output.splitlines() == [
+        "Games: 4 added, 0 already there "
+        "(asura-system, cross-universe, crossover, monster-collection).",
+        "Card sets: 8 added.",
+        "Formats: 3 added (crossover, monster-collection, asura-system).",
+        f"Infractions: {Infraction.objects.count()} added.",
+        "The site is set up.",
+    ]
+    assert sorted(Game.objects.values_list("slug", flat=True)) == GAMES
+    assert sorted(Format.objects.values_list("slug", flat=True)) == FORMATS
+    assert CardSet.objects.filter(game__slug="crossover").count() == 8
+    crossover = Format.objects.get(slug="crossover")
+    assert crossover.min_deck_size == 50
+    assert crossover.copy_limit == 4
+    assert sorted(crossover.legal_sets.values_list("code", flat=True)) == sorted(
+        ["second", "first", "setup", "base", "beta", "promo"]
+    )
+    assert sorted(BanEntry.objects.values_list("card__name", flat=True)) == sorted(BANNED)
+    assert Infraction.objects.filter(game__slug="crossover").exists()
+    # Nothing of the demo.
+    assert sorted(Card.objects.values_list("name", flat=True)) == sorted(BANNED)
+    assert get_user_model().objects.count() == 0
+    assert Event.objects.count() == 0
+    assert RulesDocument.objects.count() == 0
+    assert Ruling.objects.count() == 0
+    assert Erratum.objects.count() == 0
+
+
+def test_running_it_twice_adds_nothing():
+    setup_site()
+    counts = (
+        Game.objects.count(),
+        CardSet.objects.count(),
+        Format.objects.count(),
+        BanEntry.objects.count(),
+        Card.objects.count(),
+        Infraction.objects.count(),
+    )
+    output = setup_site()
+    assert output.splitlines() == [
+        "Games: 0 added, 4 already there "
+        "(asura-system, cross-universe, crossover, monster-collection).",
+        "Card sets: 0 added.",
+        "Formats: 0 added.",
+        "Infractions: 0 added.",
+        "The site is set up.",
+    ]
+    assert counts == (
+        Game.objects.count(),
+        CardSet.objects.count(),
+        Format.objects.count(),
+        BanEntry.objects.count(),
+        Card.objects.count(),
+        Infraction.objects.count(),
+    )
+
+
+def test_organizers_edits_are_kept_and_deleted_builtins_come_back():
+    setup_site()
+    Game.objects.filter(slug="crossover").update(name="CrossOver (our name)")
+    CardSet.objects.filter(code="third").update(name="3rd", release_order=9)
+    Format.objects.filter(slug="crossover").update(copy_limit=3, name="House rules")
+    BanEntry.objects.filter(card__name="水姫").delete()
+    infraction = Infraction.objects.filter(game__slug="crossover").first()
+    Infraction.objects.filter(pk=infraction.pk).update(name_en="Edited")
+    CardSet.objects.filter(code="promo").delete()
+
+    setup_site()
+
+    assert Game.objects.get(slug="crossover").name == "CrossOver (our name)"
+    third = CardSet.objects.get(code="third")
+    assert (third.name, third.release_order) == ("3rd", 9)
+    crossover = Format.objects.get(slug="crossover")
+    assert (crossover.name, crossover.copy_limit) == ("House rules", 3)
+    assert not BanEntry.objects.filter(card__name="水姫").exists()  # the format exists
+    assert Infraction.objects.get(pk=infraction.pk).name_en == "Edited"
+    assert CardSet.objects.filter(code="promo", game__slug="crossover").count() == 1
+
+
+def test_load_demo_after_setup_site_adds_the_demo_on_top():
+    setup_site()
+    out = StringIO()
+    call_command("load_demo", "--no-admin", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1:4] == [
+        "Formats: 0 added.",
+        "Infractions: 0 added.",
+        "Demo rules (not official): document added (9 sections), 5 rulings and 2 errata added.",
+    ]
+    assert Format.objects.count() == 3
+    assert Game.objects.count() == 4
+    assert Event.objects.count() == 4
