@@ -367,6 +367,8 @@ def edit_pairings(request, pk: int, number: int):
                         request,
                         _("Pairings of round %(number)s saved.") % {"number": number},
                     )
+                if request.GET.get("next") == "dashboard":  # opened from the dashboard's review
+                    return _dashboard(event)
                 return redirect("tournaments:pairings", pk=event.pk, number=number)
     else:
         form = EditPairingsForm(new_tables=0, initial={"loaded": encode_tables(current)}, **options)

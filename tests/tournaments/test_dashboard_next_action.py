@@ -124,7 +124,7 @@ def test_each_stage_of_a_round_has_its_one_primary_button(client_for, running, o
         assert match.player1.player.username in review
     bye = matches.get(player2=None)
     assert f'<span class="badge badge--info">bye</span> {bye.player1.player.username}' in review
-    edit = reverse("tournaments:edit_pairings", args=[event.pk, 1])
+    edit = reverse("tournaments:edit_pairings", args=[event.pk, 1]) + "?next=dashboard"
     assert f'<a class="button button--secondary" href="{edit}">Edit pairings</a>' in review
     # Re-pairing replaces the round: a danger button behind a reason and an "I understand".
     repair = review.split('action="' + reverse("tournaments:repair_round", args=[event.pk, 1]))[1]
@@ -357,3 +357,33 @@ def test_dashboard_queries_do_not_grow_with_players(
             assert client.get(dashboard_url(event)).status_code == 200
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_edit_pairings_from_the_review_comes_back_to_the_dashboard(client_for, running, organizer):
+    event = running
+    round_ = services.generate_round(event, actor=organizer)
+    client = client_for(organizer)
+    edit = reverse("tournaments:edit_pairings", args=[event.pk, 1]) + "?next=dashboard"
+    assert f'href="{edit}"' in panel(page(client, event))
+    tables = {m.table: (m.player1_id, m.player2_id) for m in round_.matches.all()}
+    (a, b), (c, d) = tables[1], tables[2]
+    wanted = {**tables, 1: (a, c), 2: (b, d)}
+    data = {"reason": "Friends", "new_tables": "0"}
+    for table, (player1, player2) in wanted.items():
+        data[f"table{table}_player1"] = str(player1)
+        data[f"table{table}_player2"] = str(player2) if player2 else "bye"
+    response = client.post(edit, data)
+    assert response.status_code == 302
+    assert response["Location"] == dashboard_url(event)
+    assert {m.table: (m.player1_id, m.player2_id) for m in round_.matches.all()} == wanted
+    body = page(client, event)
+    assert "Pairings of round 1 saved." in body
+    assert next_kind(body) == "review_and_publish"
+    # Any other "next" keeps the pairings page as before (no open redirect).
+    other = reverse("tournaments:edit_pairings", args=[event.pk, 1]) + "?next=https://evil.test/"
+    data["reason"] = "Back"
+    for table, (player1, player2) in tables.items():
+        data[f"table{table}_player1"] = str(player1)
+        data[f"table{table}_player2"] = str(player2) if player2 else "bye"
+    response = client.post(other, data)
+    assert response["Location"] == reverse("tournaments:pairings", args=[event.pk, 1])
