@@ -133,7 +133,8 @@ def test_a_deleted_erratum_shows_what_it_was(db, judge):
     )
     services.delete_erratum(erratum, by=judge)
     revision = erratum.revisions.model.objects.get(action="deleted")
-    html = format_changes(revision)
+    with translation.override("en"):
+        html = format_changes(revision)
     assert '<span class="history-field">New text</span> <del>Draw a card.</del>' in html
 
 
