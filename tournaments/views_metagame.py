@@ -10,14 +10,18 @@ itself is a 404 for whoever may not see it). A format's metagame only ever count
 events whose decklists are public, for everyone.
 
 A fixed number of queries whatever the number of decklists (the event or format, the
-decklists, the cards and printings they name, and for an event its standings).
+decklists, the cards and printings they name, and for an event its standings); a built
+metagame is cached under the revisions of its events, so a page viewed again costs the
+event (or the format and its events' revisions) only.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from decimal import Decimal
 
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.http import HttpResponse
@@ -43,6 +47,8 @@ from .models import ExportFormat, MatchParticipant, Registration, RoundStage
 CARD_ROWS = 30
 # How many bars a chart draws at most (the table beside it has every row).
 CHART_BARS = 10
+# How long a built metagame is kept (its key changes with every change of its events).
+CACHE_SECONDS = 15 * 60
 
 
 # --- labels ---------------------------------------------------------------------------
@@ -105,7 +111,29 @@ def _decklists(registrations, placings: dict | None = None) -> list[Decklist]:
     return decks
 
 
+def cached(key: str, build) -> Metagame:
+    """The metagame stored under ``key`` (whose parts change with the data), else built
+    and stored. Resolving thousands of decklists takes about a second; a key holds the
+    event revisions it was built from, so any change to a decklist, a registration or a
+    result makes a new key. Card pool edits show once the entry expires."""
+    meta = cache.get(key)
+    if meta is None:
+        meta = build()
+        cache.set(key, meta, CACHE_SECONDS)
+    return meta
+
+
 def event_metagame(user, event, access) -> Metagame:
+    """Everyone who may see the metagame sees every submitted decklist (the staff, or
+    everyone once they are public), so one entry per event revision serves them all."""
+    revision = getattr(getattr(event, "revision", None), "number", None)
+    if revision is None:
+        return _event_metagame(user, event, access)
+    key = f"metagame:event:{event.pk}:{revision}"
+    return cached(key, lambda: _event_metagame(user, event, access))
+
+
+def _event_metagame(user, event, access) -> Metagame:
     registrations = selectors.decklist_list(user, event, access)
     for registration in registrations:
         registration.event = event
@@ -118,9 +146,9 @@ def event_metagame(user, event, access) -> Metagame:
     return metagame(_decklists(registrations, placings))
 
 
-def format_registrations(user, fmt: Format, start: dt.date | None, end: dt.date | None):
-    """The submitted decklists of the format's events that the user may see and whose
-    decklists are public, with ``in_top_cut`` (played a top-cut match)."""
+def format_events(user, fmt: Format, start: dt.date | None, end: dt.date | None):
+    """(id, revision number) of the format's events that the user may see and whose
+    decklists are public, in the date range (one query)."""
     events = policy.events_visible_to(user).filter(
         format=fmt, decklists_public_from__lte=timezone.now()
     )
@@ -128,11 +156,26 @@ def format_registrations(user, fmt: Format, start: dt.date | None, end: dt.date 
         events = events.filter(date__gte=start)
     if end is not None:
         events = events.filter(date__lte=end)
+    return list(events.order_by("pk").values_list("pk", "revision__number"))
+
+
+def format_metagame(user, fmt: Format, start: dt.date | None, end: dt.date | None) -> Metagame:
+    events = format_events(user, fmt, start, end)
+    if not events:
+        return metagame([])
+    digest = hashlib.sha256(repr(events).encode()).hexdigest()[:32]
+    key = f"metagame:format:{fmt.pk}:{digest}"
+    return cached(key, lambda: metagame(_decklists(format_registrations([pk for pk, _ in events]))))
+
+
+def format_registrations(event_ids: list[int]):
+    """The submitted decklists of these events, with ``in_top_cut`` (played a top-cut
+    match)."""
     top_cut = MatchParticipant.objects.filter(
         registration=OuterRef("pk"), round__stage=RoundStage.TOP_CUT
     )
     return (
-        Registration.objects.filter(event__in=events)
+        Registration.objects.filter(event_id__in=event_ids)
         .exclude(deck_submitted_at=None)
         .select_related("player", "event")
         .annotate(in_top_cut=Exists(top_cut))
@@ -419,7 +462,7 @@ def _date_range(request) -> tuple[dt.date | None, dt.date | None, list[str]]:
 def _format_metagame(request, slug: str):
     fmt = get_object_or_404(Format.objects.select_related("game"), slug=slug)
     start, end, errors = _date_range(request)
-    meta = metagame(_decklists(format_registrations(request.user, fmt, start, end)))
+    meta = format_metagame(request.user, fmt, start, end)
     return fmt, start, end, errors, meta
 
 

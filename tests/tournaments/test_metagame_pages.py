@@ -282,3 +282,37 @@ def test_format_queries_do_not_grow_with_events(organizer, crossover):
     assert count_queries(client, format_url(crossover)) == one
     assert count_queries(client, format_csv_url(crossover)) <= one
     assert one <= 6
+
+
+def test_a_built_metagame_is_reused_until_a_decklist_changes(tiny, organizer):
+    make_public(tiny.event, organizer)
+    client = client_for()
+    cold = count_queries(client, csv_url(tiny.event))
+    warm = count_queries(client, csv_url(tiny.event))
+    assert warm < cold
+    assert warm <= 2  # the session-less request: the event with its revision, nothing else
+    # A judge's change of a decklist (an audited change) is counted at once.
+    registration = tiny.registrations[0]
+    services.submit_decklist(
+        registration,
+        actor=organizer,
+        deck_text="2 森原 さとみ\n4 狡猾フィーリア [base]\n43 スワティ\n1 『森原さとみ』\n",
+        reason="deck check",
+    )
+    lines = csv_lines(client.get(csv_url(tiny.event)))
+    assert "card (deck),森原 さとみ,,5,100.0,19,,3.80" in lines
+
+
+def test_format_metagame_is_reused_and_follows_new_events(organizer, crossover):
+    client = client_for()
+    first = build_tiny_event(organizer, crossover, name="One", names=["a", "b"], prefix="o").event
+    make_public(first, organizer)
+    cold = count_queries(client, format_csv_url(crossover))
+    warm = count_queries(client, format_csv_url(crossover))
+    assert warm == 2  # the format, then its events' revisions
+    assert warm < cold
+    second = build_tiny_event(organizer, crossover, name="Two", names=["c", "d"], prefix="t").event
+    make_public(second, organizer)
+    assert csv_lines(client.get(format_csv_url(crossover)))[1] == (
+        "element,Sky (空),,4,100.0,168,84.0,"
+    )
