@@ -177,3 +177,25 @@ def test_empty_values_are_no_change_and_a_rewrite_reads_old_to_new():
     )[0]
     assert edited.kind == "text"
     assert ("same", "。相手のターン中") in edited.pieces
+
+
+def test_a_long_history_costs_no_more_queries_than_a_short_one(
+    judge_client, ruling_with_history, judge
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ruling, _card = ruling_with_history
+    url = reverse("admin:rules_ruling_change", args=[ruling.pk])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert judge_client.get(url).status_code == 200
+        return len(captured)
+
+    short = queries()
+    for number in range(10):
+        ruling.source = f"Judge meeting {number}"
+        services.save_ruling(ruling, by=judge)
+    assert RulingRevision.objects.filter(ruling=ruling).count() == 12
+    assert queries() == short
