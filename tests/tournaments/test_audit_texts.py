@@ -73,11 +73,11 @@ def test_every_action_the_services_write_has_a_label_and_a_sentence():
 @pytest.mark.parametrize(
     ("item", "english", "japanese"),
     [
-        (entry("round.published", "round", round_number=2), "Round 2 published", "ラウンド2を公開"),
+        (entry("round.published", "round", round_number=2), "Round 2 published", "第2ラウンドを公開"),
         (
             entry("match.overridden", "match", round_number=2, match_table=4),
             "Result of table 4 in round 2 changed by the staff",
-            "ラウンド2 テーブル4の結果をスタッフが変更",
+            "第2ラウンド 4番テーブルの結果をスタッフが変更",
         ),
         (
             entry("registration.decklist_submitted", "registration", person_name="alice"),
@@ -97,7 +97,7 @@ def test_every_action_the_services_write_has_a_label_and_a_sentence():
         (
             entry("event.top_cut_generated", after={"round": 6}),
             "Top cut generated (round 6)",
-            "決勝トーナメントを作成（ラウンド6）",
+            "決勝トーナメントを作成（第6ラウンド）",
         ),
     ],
 )
