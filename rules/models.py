@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from cardpool.models import Card, Game
 
@@ -109,8 +110,9 @@ class Section(models.Model):
 
     class Meta:
         ordering = ["document", "order"]
-        verbose_name = _("section")
-        verbose_name_plural = _("sections")
+        # A section of the rulebook (項), not a deck's section (main deck or sideboard).
+        verbose_name = pgettext_lazy("rulebook", "section")
+        verbose_name_plural = pgettext_lazy("rulebook", "sections")
         constraints = [
             models.UniqueConstraint(fields=["document", "order"], name="rules_section_order"),
         ]
