@@ -353,11 +353,19 @@ class ErratumAdmin(admin.ModelAdmin):
 
 
 class RevisionAdmin(admin.ModelAdmin):
-    list_display = ["object_id", "action", "changed_at", "changed_by"]
+    list_display = ["object_id", "subject", "action", "changed_at", "changed_by"]
     list_filter = ["action"]
     list_select_related = ["changed_by"]
-    fields = ["object_id", "action", "changed_at", "changed_by", "changes"]
+    fields = ["object_id", "subject", "action", "changed_at", "changed_by", "changes"]
     readonly_fields = fields
+    # The snapshot field that says what the ruling or erratum was about.
+    subject_field = ""
+
+    @admin.display(description=_("about"))
+    def subject(self, revision):
+        snapshot = revision.after or revision.before or {}
+        text = " ".join(str(snapshot.get(self.subject_field) or "").split())
+        return (text if len(text) <= 60 else f"{text[:59]}…") or "—"
 
     def has_add_permission(self, request):
         return False
@@ -375,9 +383,9 @@ class RevisionAdmin(admin.ModelAdmin):
 
 @admin.register(RulingRevision)
 class RulingRevisionAdmin(RevisionAdmin):
-    pass
+    subject_field = "question"
 
 
 @admin.register(ErratumRevision)
 class ErratumRevisionAdmin(RevisionAdmin):
-    pass
+    subject_field = "card"

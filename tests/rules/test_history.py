@@ -199,3 +199,10 @@ def test_a_long_history_costs_no_more_queries_than_a_short_one(
         services.save_ruling(ruling, by=judge)
     assert RulingRevision.objects.filter(ruling=ruling).count() == 12
     assert queries() == short
+
+
+@pytest.mark.usefixtures("ruling_with_history")
+def test_the_list_of_revisions_says_what_each_was_about(judge_client):
+    body = judge_client.get(reverse("admin:rules_rulingrevision_changelist")).content.decode()
+    assert body.count('<td class="field-subject">Q?</td>') == 2
+    assert 'class="column-subject"' in body
