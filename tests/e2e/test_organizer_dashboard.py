@@ -34,12 +34,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
 LOCALES = {"en": "en-US", "ja": "ja-JP"}
 SHOTS = Path("/tmp/shots/dash")
-# The penalties' and audit log's tables (staff/_dash_penalties.html, staff/_dash_audit.html:
-# other parts of #12) scroll sideways on a phone without being focusable; reported to
-# their owners, left out here so this test checks the dashboard's own parts.
-AXE_CONTEXT = {
-    "exclude": [[".table-wrap:has(> table.penalties)"], [".table-wrap:has(> table.audit)"]]
-}
+# The penalties' table (staff/_dash_penalties.html, another part of #12) scrolls sideways
+# on a phone without being focusable (axe: scrollable-region-focusable); reported to its
+# owner and left out here, so this test checks the rest of the dashboard.
+AXE_CONTEXT = {"exclude": [[".table-wrap:has(> table.penalties)"]]}
 ROUND_STEPS = [
     "generate_round",
     "review_and_publish",
