@@ -1,0 +1,40 @@
+"""Submitted decklists resolved to their cards (decks.metagame_data): official names,
+printings, unknown cards and printings, and two queries however many lists."""
+
+import pytest
+
+from decks.metagame import CardLine
+from decks.metagame_data import resolve_decklists
+
+pytestmark = pytest.mark.django_db
+
+
+def test_lines_resolve_to_the_cards_and_their_printings(
+    crossover, cards, django_assert_num_queries
+):
+    texts = [
+        "4 『森原さとみ』\n3 狡猾フィーリア (β)\n43 スワティ\nサイドボード\n1 狡猾フィーリア\n",
+        "2 ないカード\n1 森原 さとみ (first)\n",
+        "",
+    ]
+    with django_assert_num_queries(2):
+        first, second, third = resolve_decklists(texts, format_id=crossover.pk)
+    satomi, feeria, swati = cards["satomi"], cards["feeria"], cards["swati"]
+    assert first == [
+        CardLine(satomi.pk, "森原 さとみ", 4, "main", "", "CHARACTER", ("火",), "base", "001"),
+        CardLine(feeria.pk, "狡猾フィーリア", 3, "main", "", "CHARACTER", (), "beta", "B-10"),
+        CardLine(swati.pk, "スワティ", 43, "main", "", "NAVIGATOR", ("空",), "base", "100"),
+        # no printing named: the newest one (base, after beta)
+        CardLine(feeria.pk, "狡猾フィーリア", 1, "side", "", "CHARACTER", (), "base", "010"),
+    ]
+    assert second == [
+        CardLine(None, "ないカード", 2),
+        # a printing the card does not have: the card, but no set or number
+        CardLine(satomi.pk, "森原 さとみ", 1, "main", "", "CHARACTER", ("火",), "", ""),
+    ]
+    assert third == []
+
+
+def test_no_text_no_query(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert resolve_decklists(["", "# only a comment\n"], game_id=1) == [[], []]
