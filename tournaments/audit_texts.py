@@ -381,9 +381,10 @@ class _Reader:
             except ValueError:
                 return [value]
         if isinstance(value, int) and not isinstance(value, bool):
+            # the annotated person: a penalty's registration, a registration's user
             person = getattr(self.entry, "person_id", None)
-            if key in REGISTRATION_KEYS or (self.type == "penalty" and key == "registration"):
-                if value == person and self.entry.person_name:
+            if key in REGISTRATION_KEYS:
+                if self.type == "penalty" and value == person and self.entry.person_name:
                     return [self.entry.person_name]
                 return [Ref("registration", value)]
             if key in USER_KEYS:
@@ -624,6 +625,7 @@ def audit_rows(entries, *, user, event, access, changes: bool = True) -> list[di
                 "sentence": _sentence(entry, event),
                 "action_label": action_label(entry.action),
                 "object": object_name(entry, event),
+                "when": moment_text(entry.created_at),
                 "actor": entry.actor.get_username() if entry.actor_id else "",
                 "changes": found,
             }
