@@ -52,4 +52,4 @@ def test_serve_loads_the_demo_not_only_the_builtins():
     text = DEV.read_text(encoding="utf-8")
     branch = text[text.index("\n    serve)\n") : text.index("\n    manage)\n")]
     assert "manage.py migrate --noinput\n" in branch
-    assert "manage.py load_demo\n" in branch
+    assert 'manage.py load_demo --site "http://$address/"\n' in branch

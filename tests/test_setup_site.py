@@ -121,3 +121,17 @@ def test_load_demo_after_setup_site_adds_the_demo_on_top():
     assert Format.objects.count() == 3
     assert Game.objects.count() == 4
     assert Event.objects.count() == 4
+
+
+def test_load_demo_prints_the_admin_login_at_the_served_address(tmp_path, monkeypatch):
+    from tournaments.management.commands import load_demo
+
+    monkeypatch.setattr(load_demo, "PASSWORD_FILE", tmp_path / "password")
+    out = StringIO()
+    call_command("load_demo", "--site", "http://0.0.0.0:8101/", stdout=out)
+    password = (tmp_path / "password").read_text().strip()
+    assert out.getvalue().splitlines()[-1] == (
+        f"Admin login: http://0.0.0.0:8101/admin/  user: admin  password: {password}"
+        "  (stored in .demo-admin-password)"
+    )
+    assert get_user_model().objects.get(username="admin").check_password(password)

@@ -22,8 +22,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--no-admin", action="store_true", help="do not create the admin")
+        parser.add_argument(
+            "--site",
+            default="http://127.0.0.1:8000/",
+            help="the address the site is served at, for the printed admin login "
+            "(./dev serve passes its own)",
+        )
 
-    def handle(self, *args, no_admin: bool, **options):
+    def handle(self, *args, no_admin: bool, site: str, **options):
         summary = load_demo_pool()
         self.stdout.write(
             f"Demo pool: {summary.cards_created} cards added, {summary.cards_updated} updated, "
@@ -46,9 +52,9 @@ class Command(BaseCommand):
             f"demo-organizer, password {DEMO_PASSWORD})."
         )
         if not no_admin:
-            self._ensure_admin()
+            self._ensure_admin(site.rstrip("/") + "/admin/")
 
-    def _ensure_admin(self) -> None:
+    def _ensure_admin(self, admin_url: str) -> None:
         user_model = get_user_model()
         user = user_model.objects.filter(username="admin").first()
         if user is None or not PASSWORD_FILE.exists():
@@ -63,7 +69,7 @@ class Command(BaseCommand):
         password = PASSWORD_FILE.read_text().strip()
         self.stdout.write(
             self.style.SUCCESS(
-                f"Admin login: http://127.0.0.1:8000/admin/  user: admin  password: {password}"
+                f"Admin login: {admin_url}  user: admin  password: {password}"
                 "  (stored in .demo-admin-password)"
             )
         )
