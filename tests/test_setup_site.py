@@ -27,6 +27,12 @@ def setup_site() -> str:
     return out.getvalue()
 
 
+def counts() -> tuple[int, ...]:
+    return tuple(
+        model.objects.count() for model in (Game, CardSet, Format, BanEntry, Card, Infraction)
+    )
+
+
 def test_a_fresh_database_gets_games_sets_formats_and_infractions_only():
     output = setup_site()
     assert output.splitlines() == [
@@ -59,14 +65,7 @@ def test_a_fresh_database_gets_games_sets_formats_and_infractions_only():
 
 def test_running_it_twice_adds_nothing():
     setup_site()
-    counts = (
-        Game.objects.count(),
-        CardSet.objects.count(),
-        Format.objects.count(),
-        BanEntry.objects.count(),
-        Card.objects.count(),
-        Infraction.objects.count(),
-    )
+    before = counts()
     output = setup_site()
     assert output.splitlines() == [
         "Games: 0 added, 4 already there "
@@ -76,14 +75,7 @@ def test_running_it_twice_adds_nothing():
         "Infractions: 0 added.",
         "The site is set up.",
     ]
-    assert counts == (
-        Game.objects.count(),
-        CardSet.objects.count(),
-        Format.objects.count(),
-        BanEntry.objects.count(),
-        Card.objects.count(),
-        Infraction.objects.count(),
-    )
+    assert counts() == before
 
 
 def test_organizers_edits_are_kept_and_deleted_builtins_come_back():
