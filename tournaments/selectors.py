@@ -262,7 +262,7 @@ def outstanding_matches(user, event: Event, access: EventAccess | None = None):
 def penalty_list(user, event: Event, access: EventAccess | None = None) -> QuerySet[Penalty]:
     return (
         policy.penalties_visible_to(user, event, access)
-        .select_related("registration__player", "judge", "round", "match")
+        .select_related("registration__player", "judge", "round", "match", "infraction_ref")
         .order_by("-created_at", "-id")
     )
 

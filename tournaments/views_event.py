@@ -215,6 +215,13 @@ def event_transition(request, pk: int, action: str):
     event, access = _event_and_access(request, pk)
     policy.require(policy.can_edit_event(access), "not_manager")
     service, done = TRANSITIONS[action]
+    if action == "finish" and request.POST.get("confirm") != "yes":
+        # Finishing cannot be undone: the dashboard's form asks for a ticked box, and a
+        # request without it (a stale form, a script) is refused here too.
+        messages.error(
+            request, _("Tick “I understand” to finish the event: finishing cannot be undone.")
+        )
+        return redirect("tournaments:dashboard", pk=event.pk)
     try:
         service(event, actor=request.user)
     except NotAllowed:

@@ -212,6 +212,14 @@ SPECS = [
     Spec("tournaments:bracket", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
     Spec("tournaments:decklists", "GET", A, EVERYONE),
     Spec("tournaments:decklists", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
+    Spec("tournaments:metagame", "GET", A, STAFF, login=False),
+    Spec("tournaments:metagame", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
+    Spec("tournaments:metagame_csv", "GET", A, STAFF, login=False),
+    Spec("decks:format_list", "GET", {}, EVERYONE, roles=SITE_ROLES),
+    Spec("decks:format_metagame", "GET", {"slug": "crossover"}, EVERYONE, roles=SITE_ROLES),
+    Spec("decks:format_metagame_csv", "GET", {"slug": "crossover"}, EVERYONE, roles=SITE_ROLES),
+    Spec("tournaments:penalty_report", "GET", A, STAFF),
+    Spec("tournaments:penalty_report", "GET", D, STAFF, PRIVATE, "draft-event"),
     # --- the player's pages --------------------------------------------------------------
     Spec("tournaments:register", "GET", A, SIGNED_IN),
     # The event's staff may not play in it (a superuser may).

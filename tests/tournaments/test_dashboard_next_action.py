@@ -201,6 +201,14 @@ def test_the_last_swiss_round_leads_to_a_confirmed_finish(client_for, running, o
     assert "I understand: finishing the event cannot be undone." in form
     assert '<button type="submit" class="button button--danger">Finish the event</button>' in form
 
+    # Without the ticked box the server refuses too (a stale form, a script).
+    refused = client_for(organizer).post(
+        reverse("tournaments:event_transition", args=[event.pk, "finish"]), follow=True
+    )
+    assert "Tick “I understand” to finish the event" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.state != EventState.FINISHED
+
     response = client_for(organizer).post(
         reverse("tournaments:event_transition", args=[event.pk, "finish"]), {"confirm": "yes"}
     )

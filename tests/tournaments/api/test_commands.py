@@ -163,6 +163,8 @@ def test_penalty(event_after_round_3, client_for):
         "player": registration.player.username,
         "kind": "warning",
         "infraction": "Slow play",
+        "infraction_code": None,
+        "suggested_kind": "",
         "note": "",
         "round": None,
         "match": None,

@@ -22,6 +22,8 @@ def penalty_json(penalty):
         "player": penalty.registration.player.username,
         "kind": penalty.kind,
         "infraction": penalty.infraction,
+        "infraction_code": None,
+        "suggested_kind": "",
         "note": penalty.note,
         "round": penalty.round.number if penalty.round else None,
         "match": penalty.match_id,

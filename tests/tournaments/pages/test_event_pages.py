@@ -382,10 +382,10 @@ def test_life_cycle_through_the_dashboard(client_for, organizer, crossover, make
     event.refresh_from_db()
     assert (event.state, event.swiss_rounds) == (EventState.RUNNING, 1)
 
-    body = text_of(client.post(transition_url(event, "finish"), follow=True))
+    body = text_of(client.post(transition_url(event, "finish"), {"confirm": "yes"}, follow=True))
     assert "Close the last round first." in body
     play_round(event, organizer)
-    body = text_of(client.post(transition_url(event, "finish"), follow=True))
+    body = text_of(client.post(transition_url(event, "finish"), {"confirm": "yes"}, follow=True))
     assert "The event is finished." in body
     assert 'data-next="done"' in body
     assert "</button>" not in body.split('id="next-action"')[1].split("</section>")[0]
@@ -416,14 +416,14 @@ def test_refused_transitions_show_why(client_for, organizer, crossover, make_pla
     register_all(other, make_players(4, prefix="four"))
     services.start_event(other, actor=organizer)
     play_round(other, organizer)
-    body = text_of(client.post(transition_url(other, "finish"), follow=True))
+    body = text_of(client.post(transition_url(other, "finish"), {"confirm": "yes"}, follow=True))
     assert "Only 1 of 2 Swiss rounds have been played." in body
 
     topcut = open_event(organizer, crossover, name="Cut", swiss_rounds=1, top_cut_size=2)
     register_all(topcut, make_players(2, prefix="cut"))
     services.start_event(topcut, actor=organizer)
     play_round(topcut, organizer)
-    body = text_of(client.post(transition_url(topcut, "finish"), follow=True))
+    body = text_of(client.post(transition_url(topcut, "finish"), {"confirm": "yes"}, follow=True))
     assert "This event has a top cut: generate it before finishing the event." in body
 
     for refused in (event, other, topcut):
