@@ -33,6 +33,16 @@ def _main_series_first(field_name: str = "series") -> Case:
     return Case(When(**{field_name: MAIN_SERIES}, then=Value(0)), default=Value(1))
 
 
+def every_current_document() -> QuerySet[RulesDocument]:
+    """The current version of every document series, by game, each game's rulebook first
+    (so an imported rulebook is listed before the demo procedures or a wiki summary)."""
+    return (
+        RulesDocument.objects.select_related("game")
+        .filter(is_current=True)
+        .order_by("game__name", _main_series_first(), "series")
+    )
+
+
 def current_documents(game_slug: str) -> QuerySet[RulesDocument]:
     """The current version of each document series of a game, the rulebook first."""
     return (

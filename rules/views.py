@@ -25,6 +25,7 @@ from .selectors import (
     current_document,
     current_documents,
     document_tree,
+    every_current_document,
     latest_erratum,
     rulings_for_card,
     search_rules,
@@ -37,8 +38,7 @@ SEARCH_PAGE_SIZE = 20
 
 @require_safe
 def index(request):
-    documents = RulesDocument.objects.filter(is_current=True).select_related("game")
-    return render(request, "rules/index.html", {"documents": documents.order_by("game__name")})
+    return render(request, "rules/index.html", {"documents": every_current_document()})
 
 
 @require_safe

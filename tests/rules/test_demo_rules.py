@@ -90,6 +90,14 @@ def test_rules_index_lists_the_demo_document(client, demo):
     assert "D2−1 デッキリストの提出 / Decklists" in response.content.decode()
 
 
+def test_rules_index_lists_an_imported_rulebook_before_the_demo_document(client, demo):
+    RulesDocument.objects.create(
+        game=demo.game, title="Basic Rules (test)", version="2.02", style="oneline", checksum="0"
+    )
+    body = client.get(reverse("rules:index")).content.decode()
+    assert body.index("Basic Rules (test)") < body.index(DEMO_TITLE)
+
+
 def test_a_japanese_search_finds_the_demo_ruling_about_a_card(client, demo):
     results = search_rules("桜庭ひかる デッキリスト", game="crossover")
     assert [hit.kind for hit in results.hits] == ["ruling"]
