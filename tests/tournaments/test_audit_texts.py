@@ -73,7 +73,11 @@ def test_every_action_the_services_write_has_a_label_and_a_sentence():
 @pytest.mark.parametrize(
     ("item", "english", "japanese"),
     [
-        (entry("round.published", "round", round_number=2), "Round 2 published", "第2ラウンドを公開"),
+        (
+            entry("round.published", "round", round_number=2),
+            "Round 2 published",
+            "第2ラウンドを公開",
+        ),
         (
             entry("match.overridden", "match", round_number=2, match_table=4),
             "Result of table 4 in round 2 changed by the staff",
