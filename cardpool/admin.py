@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.jobs import JobProgressAdminMixin
 
-from .models import Card, CardSet, Game, ImportJob, Printing
+from .models import Card, CardMerge, CardSet, Game, ImportJob, Printing
 from .services import create_import_job
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -40,13 +40,70 @@ class PrintingInline(admin.TabularInline):
     }
 
 
+class CardMergeInline(admin.TabularInline):
+    """The other written forms of this card's name that were folded into it."""
+
+    model = CardMerge
+    fk_name = "card"
+    extra = 0
+    can_delete = False
+    fields = ["merged_name", "merged_card_id", "moved_summary", "merged_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("what moved"))
+    def moved_summary(self, merge):
+        return merge_summary(merge)
+
+
+def merge_summary(merge: CardMerge) -> str:
+    labels = {
+        "printings": _("printings"),
+        "duplicate_printings_dropped": _("duplicate printings dropped"),
+        "rulings": _("rulings"),
+        "errata": _("errata"),
+        "ban_entries": _("ban-list entries"),
+        "copy_groups": _("copy groups"),
+        "deck_lines": _("decklist lines"),
+    }
+    parts = [
+        f"{label}: {merge.moved[key]}" for key, label in labels.items() if merge.moved.get(key)
+    ]
+    dropped = merge.moved.get("differing_values_dropped") or {}
+    if dropped:
+        values = ", ".join(f"{field}={value}" for field, value in sorted(dropped.items()))
+        parts.append(_("values kept from this card instead of: %s") % values)
+    return "; ".join(str(part) for part in parts) or _("nothing else")
+
+
+@admin.register(CardMerge)
+class CardMergeAdmin(admin.ModelAdmin):
+    list_display = ["merged_name", "card", "game", "moved_summary", "merged_at"]
+    list_filter = ["game"]
+    search_fields = ["merged_name", "card__name"]
+    list_select_related = ["card", "game"]
+    readonly_fields = ["game", "card", "merged_name", "merged_card_id", "moved", "merged_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # a record of what happened
+
+    @admin.display(description=_("what moved"))
+    def moved_summary(self, merge):
+        return merge_summary(merge)
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     list_display = ["name", "game", "card_type", "element", "cost", "ap", "dp", "unlimited"]
     list_filter = ["game", "card_type", "element", "unlimited"]
     search_fields = ["name", "search_key"]
     list_select_related = ["game"]
-    inlines = [PrintingInline]
+    inlines = [PrintingInline, CardMergeInline]
 
     def get_search_results(self, request, queryset, search_term):
         # Match the public search: width- and case-folded, spaces ignored.

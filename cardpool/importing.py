@@ -395,19 +395,22 @@ def _cross_row_errors(rows: list[CardRow]) -> list[RowError]:
     with two different values for the same field."""
     errors: list[RowError] = []
     printing_rows: dict[tuple, int] = {}
+    names = {card_row.row: card_row.name for card_row in rows}
     card_values: dict[str, dict[str, tuple[object, int]]] = {}
     for card_row in rows:
         if card_row.set_id is not None:
             printing = (card_row.key, card_row.set_id, card_row.number)
             first = printing_rows.setdefault(printing, card_row.row)
             if first != card_row.row:
-                errors.append(
-                    RowError(
-                        card_row.row,
-                        "",
-                        _("the same card, set and number as row %s.") % first,
-                    )
-                )
+                first_name = names[first]
+                if first_name == card_row.name:
+                    reason = _("the same card, set and number as row %s.") % first
+                else:
+                    reason = _(
+                        "the same card, set and number as row %(row)s: “%(name)s” and"
+                        " “%(other)s” are one card name (rules 1−2−1, 4−2−6)."
+                    ) % {"row": first, "name": card_row.name, "other": first_name}
+                errors.append(RowError(card_row.row, "", reason))
         known = card_values.setdefault(card_row.key, {})
         for column in CARD_FIELDS:
             if column not in card_row.values:

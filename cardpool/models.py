@@ -214,3 +214,30 @@ class ImportJob(TrackedJob):
 
     def progress_text(self) -> str:
         return _("%(done)s of %(total)s rows checked") % {"done": self.done, "total": self.total}
+
+
+class CardMerge(models.Model):
+    """A card folded into another because both names are one card (rules 1−2−1, 4−2−6),
+    kept so that the admin shows what was merged and what moved (see cardpool.merging)."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="card_merges", verbose_name=_("game")
+    )
+    card = models.ForeignKey(
+        Card,
+        on_delete=models.CASCADE,
+        related_name="merges",
+        verbose_name=_("kept card"),
+    )
+    merged_name = models.CharField(_("merged name"), max_length=200)
+    merged_card_id = models.PositiveIntegerField(_("merged card id"), null=True, blank=True)
+    moved = models.JSONField(_("moved"), default=dict, blank=True)
+    merged_at = models.DateTimeField(_("merged at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-merged_at", "-id"]
+        verbose_name = _("merged card name")
+        verbose_name_plural = _("merged card names")
+
+    def __str__(self) -> str:
+        return f"{self.merged_name} → {self.card}"

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from .importing import (
     CARD_FIELDS,
@@ -18,7 +19,8 @@ from .importing import (
     read_table,
     set_lookup_key,
 )
-from .models import Card, CardSet, Game, ImportJob, Printing
+from .merging import written_bare
+from .models import Card, CardSet, CardType, Game, ImportJob, Printing
 from .names import search_key
 
 logger = logging.getLogger(__name__)
@@ -34,10 +36,14 @@ class ImportSummary:
     printings_updated: int = 0
     printings_unchanged: int = 0
     errors: list[RowError] = field(default_factory=list)
+    # Rows that were imported but that the organizer should look at (a name written
+    # another way than the stored card's, a questionable "any number of copies" flag).
+    notes: list[RowError] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        data = {key: value for key, value in vars(self).items() if key != "errors"}
+        data = {key: value for key, value in vars(self).items() if key not in ("errors", "notes")}
         data["errors"] = [error.as_dict() for error in self.errors]
+        data["notes"] = [note.as_dict() for note in sorted(self.notes)]
         return data
 
 
@@ -106,8 +112,9 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
             values.update({f: v for f, v in card_row.values.items() if f in CARD_FIELDS})
         card = cards.get(key)
         if card is None:
-            # bulk_create skips Card.save(), so the derived keys are set here.
-            name = card_rows[0].name
+            # bulk_create skips Card.save(), so the derived keys are set here. The name
+            # kept is the first one written without brackets, as cards print it.
+            name = next((r.name for r in card_rows if written_bare(r.name)), card_rows[0].name)
             card = Card(game=game, name=name, name_key=key, search_key=search_key(name), **values)
             new_cards.append(card)
             cards[key] = card
@@ -115,6 +122,8 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
             changed_cards.append(card)
         else:
             summary.cards_unchanged += 1
+        summary.notes += _same_card_notes(card.name, card_rows)
+        summary.notes += _unlimited_notes(card, card_rows, values)
     Card.objects.bulk_create(new_cards, batch_size=500)
     if changed_cards:
         Card.objects.bulk_update(changed_cards, CARD_FIELDS, batch_size=500)
@@ -154,6 +163,60 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
     summary.printings_created = len(new_printings)
     summary.printings_updated = len(changed_printings)
     return summary
+
+
+def _same_card_notes(name: str, card_rows: list) -> list[RowError]:
+    """A row whose name is written another way than the card's (brackets, spaces, width):
+    imported into that card, and said so, since the organizer may have meant a new card."""
+    return [
+        RowError(
+            card_row.row,
+            "name",
+            _(
+                "“%(written)s” is the card “%(name)s”: brackets, spaces and character width are"
+                " not part of a card name (rules 1−2−1, 4−2−6), so the row was added to it."
+            )
+            % {"written": card_row.name, "name": name},
+        )
+        for card_row in card_rows
+        if card_row.name.strip() != name
+    ]
+
+
+def _unlimited_notes(card: Card, card_rows: list, values: dict) -> list[RowError]:
+    """Rule 1−2−3 lets only common navigators be played in any number: warn about the flag
+    on a card that is not a navigator or is printed at another rarity."""
+    if not values.get("unlimited"):
+        return []
+    row = next(r.row for r in card_rows if r.values.get("unlimited"))
+    problem = unlimited_problem(
+        card.card_type, [r.values["rarity"] for r in card_rows if r.values.get("rarity")]
+    )
+    return [RowError(row, "unlimited", problem)] if problem else []
+
+
+# How rarities of common cards are written (search-folded): コモン, C, Common.
+COMMON_RARITIES = {"コモン", "c", "common"}
+
+
+def is_common(rarity: str) -> bool:
+    return search_key(rarity) in COMMON_RARITIES
+
+
+def unlimited_problem(card_type: str, rarities: Iterable[str]) -> str:
+    """Why the "any number of copies" flag looks wrong on a card (rule 1−2−3), or ""."""
+    if card_type and card_type != CardType.NAVIGATOR:
+        return _(
+            "“any number of copies” is set on a card of type %(type)s; rule 1−2−3 allows it"
+            " only for common navigators."
+        ) % {"type": CardType(card_type).label}
+    rarities = [rarity for rarity in rarities if rarity]
+    if rarities and not any(is_common(rarity) for rarity in rarities):
+        return _(
+            "“any number of copies” is set on a card printed as %(rarity)s; rule 1−2−3 allows"
+            " it only for common navigators."
+        ) % {"rarity": "、".join(dict.fromkeys(rarities))}
+    return ""
 
 
 def _assign(instance, values: dict) -> bool:

@@ -16,7 +16,7 @@ from cardpool.names import name_key
 from cardpool.printings import newest
 
 from .engine.check import resolve
-from .engine.model import CardInfo, CardPool, FormatRules, PrintingInfo, strip_brackets
+from .engine.model import CardInfo, CardPool, FormatRules, PrintingInfo
 from .engine.parser import parse_decklist
 from .metagame import CardLine
 
@@ -33,8 +33,7 @@ def _candidate_keys(parsed) -> set[str]:
         if line.qualifier is not None:
             names.append(f"{line.name}({line.qualifier})")
         for name in names:
-            key = name_key(name)
-            keys.update((key, strip_brackets(key)))
+            keys.add(name_key(name))
     return keys
 
 

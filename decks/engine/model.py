@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -14,9 +13,6 @@ from cardpool.names import name_key, search_key
 
 MAIN = "main"
 SIDE = "side"
-
-# Brackets that decklists (and the rulebook) put around card names: 〔森原さとみ〕.
-NAME_BRACKETS = {"〔": "〕", "《": "》", "『": "』", "「": "」", "【": "】", "[": "]"}
 
 
 @dataclass(frozen=True)
@@ -53,11 +49,17 @@ class FormatRules:
     copy_limit: int | None = None
     # Cards marked "any number of copies" (common navigators) are exempt from copy_limit.
     exempt_unlimited: bool = True
+    # When set, the mark exempts only cards of this type (rule 1−2−3 exempts common
+    # navigators only: "NAVIGATOR"), so a card marked by mistake still counts.
+    exempt_card_type: str | None = None
     # A sideboard holds 0 cards, or between sideboard_min and sideboard_max; max 0 = none.
     sideboard_min: int = 1
     sideboard_max: int = 0
     # None: every set is legal; otherwise the set codes whose printings may be played.
     legal_sets: frozenset[str] | None = None
+    # Set code -> the first day that set's printings may be played (its release date, or a
+    # date the format gives); a listed set missing here is legal on any day.
+    legal_from: Mapping[str, dt.date] = field(default_factory=dict)
     # Names (keys) that share one copy limit although they are different cards.
     copy_groups: tuple[frozenset[str], ...] = ()
     bans: tuple[BanEntry, ...] = ()
@@ -72,6 +74,7 @@ class FormatRules:
     # so dataclasses.replace() (e.g. with other bans) starts a fresh cache instead of
     # sharing this one.
     _bans_on: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    _legal_on: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def section(self, code: str) -> str:
         return self.rule_sections.get(code, "")
@@ -86,6 +89,28 @@ class FormatRules:
                     grouped.setdefault(ban.card_key, []).append(ban)
             found = self._bans_on[as_of] = {key: tuple(v) for key, v in grouped.items()}
         return found
+
+    def legal_sets_on(self, as_of: dt.date) -> frozenset[str] | None:
+        """The set codes whose printings may be played on ``as_of`` (None: every set)."""
+        if self.legal_sets is None or not self.legal_from:
+            return self.legal_sets
+        found = self._legal_on.get(as_of)
+        if found is None:
+            legal_from = self.legal_from
+            found = self._legal_on[as_of] = frozenset(
+                code
+                for code in self.legal_sets
+                if code not in legal_from or legal_from[code] <= as_of
+            )
+        return found
+
+    def exempt(self, card: CardInfo) -> bool:
+        """Whether ``card`` may be played in any number (rule 1−2−3)."""
+        return (
+            self.exempt_unlimited
+            and card.unlimited
+            and (self.exempt_card_type is None or card.card_type == self.exempt_card_type)
+        )
 
 
 @dataclass(frozen=True)
@@ -130,13 +155,8 @@ class CardPool:
         return len(self._cards)
 
     def lookup(self, name: str) -> CardInfo | None:
-        key = name_key(name)
-        card = self._cards.get(key)
-        if card is None:
-            stripped = strip_brackets(key)
-            if stripped != key:
-                card = self._cards.get(stripped)
-        return card
+        """The card ``name`` is, in any bracket, spacing or width form (one key per card)."""
+        return self._cards.get(name_key(name))
 
     def resolve_set(self, label: str) -> str | None:
         return self._sets.get(search_key(label))
@@ -145,7 +165,7 @@ class CardPool:
         """Up to ``limit`` card names that look like ``name`` (best first)."""
         if self._choices is None:
             self._choices = [card.name for card in self._cards.values()]
-        query = strip_brackets(name_key(name))
+        query = name_key(name)
         matches = process.extract(
             query,
             self._choices,
@@ -155,15 +175,3 @@ class CardPool:
             score_cutoff=50,
         )
         return [choice for choice, _score, _index in matches]
-
-
-_BRACKETED = re.compile(
-    "^(" + "|".join(re.escape(o) + "(.+)" + re.escape(c) for o, c in NAME_BRACKETS.items()) + ")$"
-)
-
-
-def strip_brackets(name: str) -> str:
-    match = _BRACKETED.match(name)
-    if not match:
-        return name
-    return next(group for group in match.groups()[1:] if group is not None)

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardpool.names import name_key
 from decks.engine.check import check_decklist
 from decks.engine.messages import MESSAGES
-from decks.engine.model import MAIN, SIDE, strip_brackets
+from decks.engine.model import MAIN, SIDE
 from decks.engine.parser import MAX_COUNT, DeckLine, parse_decklist
 
 from .pools import BAN_DAY, MORIHARA, crossover_pool, crossover_rules
@@ -92,7 +93,7 @@ def test_parser_accepts_names_in_brackets(text):
     line = only_line(text)
     assert line.count == 4
     assert line.qualifier is None
-    assert strip_brackets(line.name).replace(" ", "") == NAME
+    assert name_key(line.name) == NAME
     assert crossover_pool().lookup(line.name).name == MORIHARA
 
 
