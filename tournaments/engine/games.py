@@ -11,6 +11,15 @@ Rules followed (CrossOver The F&C TCG basic rules 2.02, section 4−1; wiki summ
   time-out policy instead of the draw: "more HP wins" (wiki 002). Equal HP then gives
   :attr:`GameOutcome.UNDECIDED`: a judge decides (for example by a sudden-death game); the
   engine never invents a winner.
+* Other games end differently, so every rule above that is CrossOver's is a value of
+  :class:`GameEndRules`, built from the game's data (``cardpool.Game``): whether players
+  have HP and its maximum (CrossOver 1−4: HP counted from 1 to 30; Cross Universe seed 003:
+  life points with no upper limit; Monster Collection and AsuraSystem: no HP in their
+  seeds), whether HP 0 loses, how running out of cards loses (the moment the deck is
+  empty, when a draw from an empty deck is due, or not at all) and whether time-outs have
+  a tiebreak. An ending the game does not have is refused (``end_not_in_game``), as is HP
+  for a game without HP (``hp_not_tracked``); each refusal names the game and the source
+  of the rule it applies.
 * 4−1−1 — a match is at most three games and ends as soon as one player has won two; the
   player with more game wins wins the match and equal game wins make a drawn match. A
   record is written wins-losses-draws from player 1's side: 2-0, 2-1, 1-1-1, 1-0-1,
@@ -32,13 +41,13 @@ Reports are plain data; every impossible report is rejected with an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .errors import InvalidGameReport, InvalidMatchRecord
 
-MAX_HP = 30  # wiki 002: starting and maximum HP are both 30
+MAX_HP = 30  # CrossOver: 1−4 (an HP counter counts 1 to 30); wiki 002: start and maximum 30
 GAMES_TO_WIN = 2
 MAX_GAMES = 3
 GAME_WIN_POINTS = 3
@@ -70,6 +79,93 @@ class TimeoutPolicy(StrEnum):
     MORE_HP_WINS = "more_hp_wins"  # events that need a winner (wiki 002)
 
 
+class DeckOut(StrEnum):
+    """How running out of cards ends a game, in a game's rules."""
+
+    NONE = "none"  # it does not end the game (or the game's documents do not say it does)
+    EMPTY = "empty"  # the owner loses the moment the deck becomes empty (CrossOver 4−1−2)
+    DRAW = "draw"  # the owner loses when a draw from the empty deck is due
+
+
+class TimeTiebreak(StrEnum):
+    """What a time-out under :attr:`TimeoutPolicy.MORE_HP_WINS` compares, in a game's rules."""
+
+    NONE = "none"  # nothing to compare: a judge decides (GameOutcome.UNDECIDED)
+    MORE_HP = "more_hp"  # the player with more HP wins (CrossOver, wiki 002)
+
+
+# The keys of GameEndRules.sources: where each rule comes from (a document and section, or
+# "assumption: …" where the game's documents say nothing).
+SOURCE_KEYS = ("hp", "max_hp", "hp_zero", "deck_out", "time_tiebreak")
+
+
+@dataclass(frozen=True, slots=True)
+class GameEndRules:
+    """How games of one card game end, as plain data (the site builds it from
+    ``cardpool.Game``; the defaults are CrossOver's, rulebook 1−4 and 4−1−2, wiki 002).
+
+    ``max_hp`` None means HP has no upper limit; without ``hp_tracked`` there is no HP at
+    all, so no HP may be reported, HP 0 cannot end a game and time-outs have no HP to
+    compare. ``sources`` maps the keys of :data:`SOURCE_KEYS` to the citation shown with
+    a refusal. Raises ValueError for a contradictory combination.
+    """
+
+    game: str = "CrossOver The F&C TCG"
+    hp_tracked: bool = True
+    max_hp: int | None = MAX_HP
+    hp_zero_loses: bool = True
+    deck_out: DeckOut = DeckOut.EMPTY
+    time_tiebreak: TimeTiebreak = TimeTiebreak.MORE_HP
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deck_out", DeckOut(self.deck_out))
+        object.__setattr__(self, "time_tiebreak", TimeTiebreak(self.time_tiebreak))
+        if self.max_hp is not None and (
+            isinstance(self.max_hp, bool) or not isinstance(self.max_hp, int) or self.max_hp < 1
+        ):
+            raise ValueError(f"{self.game}: maximum HP must be a whole number ≥ 1 or None")
+        if not self.hp_tracked:
+            if self.max_hp is not None:
+                raise ValueError(f"{self.game}: a maximum HP needs HP")
+            if self.hp_zero_loses:
+                raise ValueError(f"{self.game}: 'HP 0 loses' needs HP")
+            if self.time_tiebreak is TimeTiebreak.MORE_HP:
+                raise ValueError(f"{self.game}: 'more HP wins' at time-out needs HP")
+        unknown = set(self.sources) - set(SOURCE_KEYS)
+        if unknown:
+            raise ValueError(f"{self.game}: unknown source keys {sorted(unknown)}")
+
+    @property
+    def endings(self) -> frozenset[GameEnd]:
+        """The endings a report of this game may give: the game's own losing conditions,
+        both at once, and the tournament endings (time, concession, game loss)."""
+        endings = {GameEnd.TIME, GameEnd.CONCESSION, GameEnd.PENALTY}
+        if self.hp_zero_loses:
+            endings.add(GameEnd.HP_ZERO)
+        if self.deck_out is not DeckOut.NONE:
+            endings.add(GameEnd.DECK_EMPTY)
+        if len(endings) > 3:
+            endings.add(GameEnd.SIMULTANEOUS)
+        return frozenset(endings)
+
+    def cite(self, key: str) -> str:
+        """`` (game: source)`` for the rule ``key`` (the game alone when no source is given)."""
+        source = self.sources.get(key)
+        return f" ({self.game}: {source})" if source else f" ({self.game})"
+
+
+CROSSOVER_END_RULES = GameEndRules(
+    sources={
+        "hp": "Basic Rules v2.02 1−4",
+        "max_hp": "Basic Rules v2.02 1−4; wiki summary 002",
+        "hp_zero": "Basic Rules v2.02 4−1−2",
+        "deck_out": "Basic Rules v2.02 4−1−2; wiki summary 002",
+        "time_tiebreak": "wiki summary 002",
+    }
+)
+
+
 class MatchOutcome(StrEnum):
     PLAYER1 = "player1"
     PLAYER2 = "player2"
@@ -96,10 +192,16 @@ def _winner_is(seat_index: int) -> GameOutcome:
     return GameOutcome.PLAYER1 if seat_index == 0 else GameOutcome.PLAYER2
 
 
-def _check_numbers(report: GameReport, max_hp: int) -> None:
+def _check_numbers(report: GameReport, rules: GameEndRules) -> None:
     for seat, hp in enumerate(report.hp, 1):
         if hp is None:
             continue
+        if not rules.hp_tracked:
+            raise InvalidGameReport(
+                "hp_not_tracked",
+                f"player {seat}: HP {hp!r}, but players have no HP in this game; leave HP "
+                f"empty{rules.cite('hp')}",
+            )
         if isinstance(hp, bool) or not isinstance(hp, int):
             raise InvalidGameReport("hp_not_a_number", f"player {seat}: HP {hp!r}")
         if hp < 0:
@@ -107,9 +209,10 @@ def _check_numbers(report: GameReport, max_hp: int) -> None:
                 "hp_negative",
                 f"player {seat}: HP {hp}; HP stops at 0, report 0 for a player whose HP ran out",
             )
-        if hp > max_hp:
+        if rules.max_hp is not None and hp > rules.max_hp:
             raise InvalidGameReport(
-                "hp_above_maximum", f"player {seat}: HP {hp} is above the maximum {max_hp}"
+                "hp_above_maximum",
+                f"player {seat}: HP {hp} is above the maximum {rules.max_hp}{rules.cite('max_hp')}",
             )
     for seat, cards in enumerate(report.deck, 1):
         if cards is None:
@@ -126,22 +229,35 @@ def _require(values: tuple, what: str, end: GameEnd) -> tuple[int, int]:
     return values  # type: ignore[return-value]
 
 
-def _lost_already(report: GameReport, seat_index: int) -> bool:
-    """True if the reported state shows this player had met a losing condition."""
-    return report.hp[seat_index] == 0 or report.deck[seat_index] == 0
+def _lost_already(report: GameReport, seat_index: int, rules: GameEndRules) -> bool:
+    """True if the reported state shows this player had met a losing condition (an empty
+    deck is one only where the owner loses the moment it empties)."""
+    return (rules.hp_zero_loses and report.hp[seat_index] == 0) or (
+        rules.deck_out is DeckOut.EMPTY and report.deck[seat_index] == 0
+    )
+
+
+def _may_have_lost(report: GameReport, seat_index: int, rules: GameEndRules) -> bool:
+    """True if the reported state allows a losing condition for this player (under
+    :attr:`DeckOut.DRAW` an empty deck loses once a draw is due)."""
+    return _lost_already(report, seat_index, rules) or (
+        rules.deck_out is DeckOut.DRAW and report.deck[seat_index] == 0
+    )
 
 
 def adjudicate_game(
     report: GameReport,
     *,
     timeout_policy: TimeoutPolicy = TimeoutPolicy.DRAW,
-    max_hp: int = MAX_HP,
+    rules: GameEndRules = CROSSOVER_END_RULES,
 ) -> GameOutcome:
-    """Decide a game from its end report (rulebook 4−1−2; wiki 002 for time-outs).
+    """Decide a game from its end report under the game's ``rules`` (CrossOver's by
+    default: rulebook 4−1−2; wiki 002 for time-outs).
 
     Pure function. Raises :class:`InvalidGameReport` for an impossible or incomplete
-    report. Returns :attr:`GameOutcome.UNDECIDED` only for a time-out with equal HP under
-    :attr:`TimeoutPolicy.MORE_HP_WINS`.
+    report, or one the game's rules do not allow. Returns :attr:`GameOutcome.UNDECIDED`
+    only for a time-out under :attr:`TimeoutPolicy.MORE_HP_WINS` with equal HP, or in a
+    game whose rules give time-outs no tiebreak.
     """
     end = report.end
     if end is None:
@@ -151,7 +267,12 @@ def adjudicate_game(
             end = GameEnd(end)
         except ValueError:
             raise InvalidGameReport("end_unknown", f"unknown game ending {end!r}") from None
-    _check_numbers(report, max_hp)
+    if end not in rules.endings:
+        source = "hp_zero" if end is GameEnd.HP_ZERO else "deck_out"
+        raise InvalidGameReport(
+            "end_not_in_game", f"a game does not end by '{end}' in this game{rules.cite(source)}"
+        )
+    _check_numbers(report, rules)
     conceded = [bool(flag) for flag in report.conceded]
     penalized = [bool(flag) for flag in report.penalized]
     if all(conceded):
@@ -178,7 +299,7 @@ def adjudicate_game(
         if not any(zero):
             raise InvalidGameReport("no_hp_zero", f"ending 'hp_zero' but HP is {hp[0]}-{hp[1]}")
         loser = zero.index(True)
-        if report.deck[1 - loser] == 0:
+        if rules.deck_out is DeckOut.EMPTY and report.deck[1 - loser] == 0:
             raise InvalidGameReport(
                 "winner_deck_empty",
                 "the winner's deck is empty too: report it as 'simultaneous' (a draw)",
@@ -188,6 +309,12 @@ def adjudicate_game(
     if end is GameEnd.DECK_EMPTY:
         deck = _require(report.deck, "deck", end)
         empty = [cards == 0 for cards in deck]
+        if all(empty) and rules.deck_out is DeckOut.DRAW:
+            raise InvalidGameReport(
+                "deck_out_unclear",
+                "both decks are at 0, and in this game only the player who had to draw "
+                f"from an empty deck loses: enter the match as a record{rules.cite('deck_out')}",
+            )
         if all(empty):
             raise InvalidGameReport(
                 "both_decks_empty",
@@ -198,7 +325,7 @@ def adjudicate_game(
                 "no_deck_empty", f"ending 'deck_empty' but the decks hold {deck[0]} and {deck[1]}"
             )
         loser = empty.index(True)
-        if report.hp[1 - loser] == 0:
+        if rules.hp_zero_loses and report.hp[1 - loser] == 0:
             raise InvalidGameReport(
                 "winner_hp_zero",
                 "the winner's HP is 0 too: report it as 'simultaneous' (a draw)",
@@ -207,7 +334,7 @@ def adjudicate_game(
 
     if end is GameEnd.SIMULTANEOUS:
         for seat in (0, 1):
-            if not _lost_already(report, seat):
+            if not _may_have_lost(report, seat, rules):
                 raise InvalidGameReport(
                     "not_simultaneous",
                     f"player {seat + 1} shows neither HP 0 nor an empty deck; a simultaneous "
@@ -217,13 +344,15 @@ def adjudicate_game(
 
     if end is GameEnd.TIME:
         for seat in (0, 1):
-            if _lost_already(report, seat):
+            if _lost_already(report, seat, rules):
                 raise InvalidGameReport(
                     "game_already_over",
                     f"player {seat + 1} shows HP 0 or an empty deck: the game ended before time",
                 )
         if timeout_policy is TimeoutPolicy.DRAW:
             return GameOutcome.DRAW
+        if rules.time_tiebreak is TimeTiebreak.NONE:
+            return GameOutcome.UNDECIDED  # the game's rules compare nothing: a judge decides
         hp = _require(report.hp, "hp", end)
         if hp[0] == hp[1]:
             return GameOutcome.UNDECIDED
@@ -233,7 +362,7 @@ def adjudicate_game(
         if not any(conceded):
             raise InvalidGameReport("concession_missing", "say which player conceded")
         for seat in (0, 1):
-            if _lost_already(report, seat):
+            if _lost_already(report, seat, rules):
                 raise InvalidGameReport(
                     "game_already_over",
                     f"player {seat + 1} shows HP 0 or an empty deck: the game had ended "
@@ -370,7 +499,7 @@ def adjudicate_match(
     *,
     timeout_policy: TimeoutPolicy = TimeoutPolicy.DRAW,
     winner_required: bool = False,
-    max_hp: int = MAX_HP,
+    rules: GameEndRules = CROSSOVER_END_RULES,
 ) -> MatchRecord:
     """Decide every game of a match from its report and check the resulting record.
 
@@ -381,7 +510,7 @@ def adjudicate_match(
     outcomes = []
     for number, report in enumerate(reports, 1):
         try:
-            outcomes.append(adjudicate_game(report, timeout_policy=timeout_policy, max_hp=max_hp))
+            outcomes.append(adjudicate_game(report, timeout_policy=timeout_policy, rules=rules))
         except InvalidGameReport as exc:
             raise InvalidGameReport(exc.code, f"game {number}: {exc.message}") from None
     record = MatchRecord.from_games(outcomes)
