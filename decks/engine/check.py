@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from cardpool.names import name_key
 
-from .messages import NOTICES, render
+from .messages import NOTICES, QUANTITY_FORMS, render
 from .model import MAIN, CardInfo, CardPool, FormatRules
-from .parser import ParsedDecklist, parse_decklist
+from .parser import ParsedDecklist, heading_counts, parse_decklist
 
 
 class Entry(NamedTuple):
@@ -110,10 +110,28 @@ class Report:
 
 
 def check_decklist(text: str, rules: FormatRules, as_of: dt.date, pool: CardPool) -> Report:
-    """Parse a pasted decklist, find its cards in ``pool`` and check it."""
-    parsed = parse_decklist(text)
+    """Parse a pasted decklist, find its cards in ``pool`` and check it. A heading that
+    states a number of cards other than the number listed under it gets a notice."""
+    from dataclasses import replace  # here: the module's import block is edited by many
+
+    parsed = parse_decklist(text, is_card=lambda name: pool.lookup(name) is not None)
     entries, problems = resolve(parsed, rules, pool)
-    return check_entries(entries, rules, as_of, problems=problems)
+    report = check_entries(entries, rules, as_of, problems=problems)
+    counted = ((e.line, e.section, e.count) for e in entries if e.line is not None)
+    notices = []
+    for found in heading_counts(parsed, counted):
+        heading = found.heading
+        values = {
+            "line": heading.line,
+            "heading": heading.text,
+            "stated": heading.stated,
+            "actual": found.actual,
+        }
+        message_en, message_ja = render("HEADING_COUNT_MISMATCH", values, NOTICES)
+        notices.append(
+            Notice("HEADING_COUNT_MISMATCH", message_en, message_ja, (), (heading.line,))
+        )
+    return replace(report, notices=report.notices + tuple(notices)) if notices else report
 
 
 def resolve(
@@ -136,18 +154,34 @@ def resolve(
                 details={"text": problem.text},
             )
         )
-    for line in parsed.lines:
-        card = pool.lookup(line.name)
-        qualifier = line.qualifier
+
+    def find(name: str, qualifier: str | None):
+        card = pool.lookup(name)
         set_code = pool.resolve_set(qualifier) if qualifier is not None else None
         if qualifier is not None and set_code is None:
             # A bracketed tail that names no set may be part of the printed name.
-            whole = pool.lookup(f"{line.name}({qualifier})")
+            whole = pool.lookup(f"{name}({qualifier})")
             if whole is not None:
                 card, qualifier = whole, None
+        return card, qualifier, set_code
+
+    for line in parsed.lines:
+        card, qualifier, set_code = find(line.name, line.qualifier)
+        if card is None and line.bare_count is not None:
+            # "スワティ 31": the number is the count when the name before it is a card
+            # (parse_decklist settles this itself when it is given the pool).
+            count, name, bare_qualifier = line.bare_count
+            found = find(name, bare_qualifier)
+            if found[0] is not None:
+                card, qualifier, set_code = found
+                line = line._replace(
+                    count=count, name=name, qualifier=bare_qualifier, bare_count=None
+                )
         if card is None:
             suggestions = pool.suggest(line.name)
             listed = "、".join(f"〔{name}〕" for name in suggestions)
+            # A name ending in a bare number: say how a number of copies is written.
+            bare = line.bare_count is not None
             message_en, message_ja = render(
                 "UNKNOWN_CARD",
                 {
@@ -157,6 +191,8 @@ def resolve(
                         " Did you mean " + ", ".join(suggestions) + "?" if suggestions else ""
                     ),
                     "suggestions_ja": f"もしかして: {listed}" if suggestions else "",
+                    "quantity_en": QUANTITY_FORMS[0] if bare else "",
+                    "quantity_ja": QUANTITY_FORMS[1] if bare else "",
                 },
             )
             problems.append(

@@ -9,8 +9,8 @@ from __future__ import annotations
 MESSAGES: dict[str, tuple[str, str]] = {
     "PARSE_ERROR": ("Line {line} cannot be read: {reason}.", "{line}行目を読めません: {reason}。"),
     "UNKNOWN_CARD": (
-        "Unknown card “{name}” on line {line}.{suggestions_en}",
-        "{line}行目の「{name}」というカードは見つかりません。{suggestions_ja}",
+        "Unknown card “{name}” on line {line}.{suggestions_en}{quantity_en}",
+        "{line}行目の「{name}」というカードは見つかりません。{suggestions_ja}{quantity_ja}",
     ),
     "UNKNOWN_PRINTING": (
         "“{qualifier}” on line {line} is not a printing of {name}.",
@@ -72,11 +72,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 NOTICES: dict[str, tuple[str, str]] = {
+    "HEADING_COUNT_MISMATCH": (
+        "The heading “{heading}” on line {line} says {stated} cards, but {actual} are listed "
+        "under it.",
+        "{line}行目の見出し「{heading}」は{stated}枚となっていますが、その下のカードは{actual}枚です。",
+    ),
     "PRINTING_UNKNOWN": (
         "No printing of {name} is recorded, so its set could not be checked.",
         "〔{name}〕の収録セットが登録されていないため、セットの確認ができません。",
     ),
 }
+
+# Added to UNKNOWN_CARD when the name ends in a number that was not read as the count.
+QUANTITY_FORMS = (
+    " To give a number of copies, write “4 Name”, “4x Name”, “Name ×4” or “Name 4枚”.",
+    "枚数は「4 カード名」「4x カード名」「カード名 ×4」「カード名 4枚」のように書いてください。",
+)
 
 
 def render(code: str, values: dict, table: dict = MESSAGES) -> tuple[str, str]:

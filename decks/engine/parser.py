@@ -4,43 +4,56 @@ Accepted line forms (after Unicode NFKC, so full-width digits and letters work):
 
 * ``4 森原さとみ``, ``4x 森原さとみ``, ``4枚 森原さとみ``
 * ``森原さとみ ×4``, ``森原さとみ x4``, ``森原さとみ 4枚``
+* ``森原さとみ 4`` (a bare number at the end): a count only when ``森原さとみ`` is a card and
+  ``森原さとみ 4`` is not; the caller decides with ``is_card`` (or later, with the pool)
 * ``森原さとみ`` alone means one copy
 * names in 〔〕《》『』「」【】 brackets
 * a printing qualifier after the name: ``(β)``, ``(βedition)``, ``[base]``, ``(first)``
-* section headings: サイドボード, 拡張メモリ, Sideboard, ``SB:`` (alone, or in front of a
-  card line), and メイン / メインデッキ / デッキ / Main / Deck to go back to the deck
+* section headings: サイドボード, 拡張メモリ, Sideboard, SB (alone, or ``SB:`` in front of a
+  card line), and メイン / メインデッキ / デッキ / Main / Deck to go back to the deck;
+  decorated the ways players write them (``【サイドボード（15枚）】``, ``■サイドボード``,
+  ``＜サイドボード＞``, ``Sideboard (15)``, ``SB (15):``). A heading may state the number of
+  cards under it; :func:`heading_counts` compares it with the cards listed.
 * blank lines and comment lines starting with ``#`` or ``//``
 
-The parser never raises: a line it cannot read becomes a :class:`ParseProblem`.
+The parser never raises: a line it cannot read becomes a :class:`ParseProblem`. It runs in
+time linear in the text: lines are cut at known positions, never by a regular expression that
+could backtrack over a long line.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from .model import MAIN, SIDE
 
 MAX_COUNT = 999
+# A card line is a count, a name and a printing; no real one comes near this. Longer lines
+# are refused rather than searched (issue #15: hostile 20 KB lines).
+MAX_LINE_CHARS = 300
 
-_SIDE_HEADINGS = {"サイドボード", "拡張メモリ", "sideboard", "sb", "side", "サイド"}
-_MAIN_HEADINGS = {"メイン", "メインデッキ", "デッキ", "main", "maindeck", "deck", "mainboard"}
-# Headings may be decorated (【サイドボード】, "Sideboard:"); anything longer is a card line.
-_LONGEST_HEADING = 24
-_HEADING_TRIM = " \t:：-=*【】[]〔〕()<>「」『』《》"
-
-# A heading may carry the section's size: "サイドボード（15枚）", "Sideboard (15)", "Main: 50".
-_HEADING_SIZE = re.compile(r"\d+\s*(?:枚|cards?)?\s*[)\]】]?\s*$", flags=re.IGNORECASE)
-_COUNT_FIRST = re.compile(
-    r"^(\d+)\s*(?:[x×]|枚)?\s+(\S.*)$|^(\d+)\s*(?:[x×]|枚)\s*(\S.*)$", flags=re.IGNORECASE
+_SIDE_HEADINGS = ("サイドボード", "サイドデッキ", "拡張メモリ", "sideboard", "sidedeck", "サイド")
+_SIDE_HEADINGS += ("side", "sb")
+_MAIN_HEADINGS = ("メインデッキ", "メイン", "デッキ", "maindeck", "mainboard", "main", "deck")
+# Longest first, so "sideboard" is not read as "side" followed by "board".
+_HEADING_WORDS = sorted(
+    [(word, SIDE) for word in _SIDE_HEADINGS] + [(word, MAIN) for word in _MAIN_HEADINGS],
+    key=lambda pair: -len(pair[0]),
 )
-_COUNT_LAST = re.compile(r"^(\S.*?)\s*(?:[x×]\s*(\d+)|(\d+)\s*枚)$", flags=re.IGNORECASE)
-_WORD = re.compile(r"[^\W_]")
-_SIDE_PREFIX = re.compile(r"^(?:sb|sideboard)\s*:\s*(\S.*)$", flags=re.IGNORECASE)
-_LINE_END = re.compile(r"\r\n|\r|\n")
-_QUALIFIER = re.compile(r"^(\S.*?)\s*[(\[]([^()\[\]]+)[)\]]$")
+# Headings are short; anything longer is a card line (and is never searched for one).
+_LONGEST_HEADING = 40
+# What players put around and inside a heading: marks, brackets, colons, rules.
+_DECORATION = frozenset(
+    " \t\u3000:：-=~_*+#>|/・･●○◎■□◆◇▼▽▲△▶►☆★♦♢◈※〓【】[]〔〕()<>「」『』《》〈〉≪≫{}"
+)
+# Words that may stand before a heading's count: "サイドボード 計15枚", "Sideboard total 15".
+_COUNT_WORDS = ("合計", "計", "total")
+_COUNT_UNITS = ("cards", "card", "枚")
+_MARKERS = "x×"
+_LINE_ENDS = ("\r\n", "\r", "\n")
 
 
 class DeckLine(NamedTuple):  # a tuple: built once per line, so it must be cheap
@@ -50,6 +63,9 @@ class DeckLine(NamedTuple):  # a tuple: built once per line, so it must be cheap
     qualifier: str | None
     section: str
     text: str
+    # The line ends in a bare number ("スワティ 31") that was not read as its count: the
+    # reading with that number as the count, as (count, name, qualifier).
+    bare_count: tuple[int, str, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -61,76 +77,312 @@ class ParseProblem:
 
 
 @dataclass(frozen=True)
+class SectionHeading:
+    """A heading line; ``stated`` is the number of cards it says follow (None if none)."""
+
+    line: int
+    text: str
+    section: str
+    stated: int | None = None
+
+
+@dataclass(frozen=True)
+class HeadingCount:
+    """A heading whose stated number of cards differs from the cards listed under it."""
+
+    heading: SectionHeading
+    actual: int
+
+
+@dataclass(frozen=True)
 class ParsedDecklist:
     lines: tuple[DeckLine, ...]
     problems: tuple[ParseProblem, ...]
+    headings: tuple[SectionHeading, ...] = ()
 
 
-def parse_decklist(text: str) -> ParsedDecklist:
+def parse_decklist(text: str, is_card: Callable[[str], bool] | None = None) -> ParsedDecklist:
+    """Read a pasted decklist. ``is_card`` (a name -> bool test against the card pool)
+    decides lines ending in a bare number: ``スワティ 31`` is 31 copies of スワティ when
+    スワティ is a card and "スワティ 31" is not. Without it such lines are read as one
+    copy of the whole name, with the other reading kept in ``DeckLine.bare_count``."""
     lines: list[DeckLine] = []
     problems: list[ParseProblem] = []
+    headings: list[SectionHeading] = []
     section = MAIN
     # Only real line ends count, so line numbers match what the player's editor shows
     # (str.splitlines would also split at U+2028, form feeds and the like).
     for number, raw in enumerate(split_lines(text), start=1):
         original = raw.strip()
+        if len(original) > MAX_LINE_CHARS:
+            problems.append(
+                ParseProblem(
+                    number,
+                    original[:80] + "…",
+                    f"the line is longer than {MAX_LINE_CHARS} characters",
+                    f"{MAX_LINE_CHARS}文字を超える行です",
+                )
+            )
+            continue
         line = unicodedata.normalize("NFKC", raw).strip()
         if not line or line.startswith(("#", "//")):
             continue
         # Headings never start with a digit; most card lines do (skip the work for them).
         if len(line) <= _LONGEST_HEADING and not line[0].isdigit():
-            heading = _HEADING_SIZE.sub("", line).strip(_HEADING_TRIM).casefold().replace(" ", "")
-            if heading in _SIDE_HEADINGS:
-                section = SIDE
-                continue
-            if heading in _MAIN_HEADINGS:
-                section = MAIN
+            heading = read_heading(line)
+            if heading is not None:
+                section, stated = heading
+                headings.append(SectionHeading(number, original, section, stated))
                 continue
         line_section = section
-        prefix = _SIDE_PREFIX.match(line)
-        if prefix:
-            line, line_section = prefix.group(1), SIDE
+        rest = _side_prefix(line)
+        if rest is not None:
+            line, line_section = rest, SIDE
         parsed = _parse_card_line(line)
         if isinstance(parsed, ParseProblem):
             problems.append(ParseProblem(number, original, parsed.reason_en, parsed.reason_ja))
             continue
-        count, name, qualifier = parsed
-        lines.append(DeckLine(number, count, name, qualifier, line_section, original))
-    return ParsedDecklist(tuple(lines), tuple(problems))
+        count, name, qualifier, bare = parsed
+        if (
+            bare is not None
+            and is_card is not None
+            and not _names_card(is_card, name, qualifier)
+            and _names_card(is_card, *bare[1:])
+        ):
+            count, name, qualifier = bare
+            bare = None
+        lines.append(DeckLine(number, count, name, qualifier, line_section, original, bare))
+    return ParsedDecklist(tuple(lines), tuple(problems), tuple(headings))
 
 
 def split_lines(text: str) -> list[str]:
-    """The decklist's lines as an editor numbers them."""
-    return _LINE_END.split(text)
+    """The decklist's lines as an editor numbers them (\\r\\n, \\r and \\n end a line)."""
+    if "\r" not in text:
+        return text.split("\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def _parse_card_line(line: str) -> tuple[int, str, str | None] | ParseProblem:
+def heading_counts(
+    parsed: ParsedDecklist, counted: Iterable[tuple[int, str, int]] | None = None
+) -> list[HeadingCount]:
+    """Headings that state a number of cards other than the number listed under them
+    (up to the next heading, in the heading's section; an ``SB:`` line under the main deck
+    heading is not part of it). ``counted`` gives (line, section, count) of every card line
+    as finally read (after a bare trailing count was settled); the parsed lines by default.
+    """
+    if not any(heading.stated is not None for heading in parsed.headings):
+        return []
+    if counted is None:
+        counted = ((line.line, line.section, line.count) for line in parsed.lines)
+    starts = [heading.line for heading in parsed.headings]
+    totals = [0] * len(starts)
+    for line_number, section, count in sorted(counted):
+        # The heading above this line: the last one that starts before it.
+        index = _last_before(starts, line_number)
+        if index is not None and parsed.headings[index].section == section:
+            totals[index] += count
+    return [
+        HeadingCount(heading, total)
+        for heading, total in zip(parsed.headings, totals, strict=True)
+        if heading.stated is not None and heading.stated != total
+    ]
+
+
+def _last_before(starts: list[int], line_number: int) -> int | None:
+    low, high = 0, len(starts)
+    while low < high:
+        middle = (low + high) // 2
+        if starts[middle] < line_number:
+            low = middle + 1
+        else:
+            high = middle
+    return low - 1 if low else None
+
+
+def read_heading(line: str) -> tuple[str, int | None] | None:
+    """(section, stated count) if ``line`` (NFKC, stripped, short) is a section heading:
+    a heading word with any decoration around it and an optional count
+    (``【サイドボード（15枚）】``, ``SB (15):``, ``■メインデッキ 計50枚``)."""
+    compact = "".join(line.split()).casefold()
+    start, end = 0, len(compact)
+    while start < end and compact[start] in _DECORATION:
+        start += 1
+    while end > start and compact[end - 1] in _DECORATION:
+        end -= 1
+    body = compact[start:end]
+    for word, section in _HEADING_WORDS:
+        if body.startswith(word):
+            rest = body[len(word) :]
+            if not rest:
+                return section, None
+            stated = _stated_count(rest)
+            if stated is not None:
+                return section, stated
+    return None
+
+
+def _stated_count(rest: str) -> int | None:
+    """The count in what follows a heading word ("(15枚", ":15", "計15"), or None when it
+    holds anything else."""
+    position = 0
+    while position < len(rest) and rest[position] in _DECORATION:
+        position += 1
+    for word in _COUNT_WORDS:
+        if rest.startswith(word, position):
+            position += len(word)
+            break
+    while position < len(rest) and rest[position] in _DECORATION:
+        position += 1
+    digits_start = position
+    while position < len(rest) and rest[position].isdecimal():
+        position += 1
+    digits = rest[digits_start:position]
+    if not digits or len(digits) > 4:
+        return None
+    for unit in _COUNT_UNITS:
+        if rest.startswith(unit, position):
+            position += len(unit)
+            break
+    if any(char not in _DECORATION for char in rest[position:]):
+        return None
+    return int(digits)
+
+
+def _side_prefix(line: str) -> str | None:
+    """The rest of a card line written ``SB: 2 水姫`` or ``Sideboard: 2 水姫``."""
+    lowered = line[:12].casefold()
+    for word in ("sideboard", "sb"):
+        if lowered.startswith(word):
+            rest = line[len(word) :].lstrip()
+            if rest.startswith(":"):
+                rest = rest[1:].strip()
+                return rest or None
+    return None
+
+
+def _names_card(is_card: Callable[[str], bool], name: str, qualifier: str | None) -> bool:
+    # A bracketed tail may be part of the printed name (レプリカント（改）).
+    return is_card(name) or (qualifier is not None and is_card(f"{name}({qualifier})"))
+
+
+def _digits(text: str, start: int, step: int) -> int:
+    """Where the run of digits starting at ``start`` (going ``step``) ends."""
+    position = start
+    while 0 <= position < len(text) and text[position].isdecimal():
+        position += step
+    return position
+
+
+def _count_first(line: str) -> tuple[str, str] | None:
+    """(count, name) of ``4 Name``, ``4x Name``, ``4枚 Name``, ``4×Name``."""
+    end = _digits(line, 0, 1)
+    if end == 0:
+        return None
+    digits = line[:end]
+    after_digits = line[end:]
+    rest = after_digits.lstrip()
+    spaced = len(rest) != len(after_digits)
+    if rest and (rest[0] in _MARKERS or rest[0] == "X" or rest[0] == "枚"):
+        after_marker = rest[1:]
+        name = after_marker.lstrip()
+        # "4 xenon" is four of "xenon": a Latin x after a space needs a space after it.
+        letter = rest[0] in "xX"
+        if name and (not spaced or not letter or len(name) != len(after_marker)):
+            return digits, name
+    if spaced and rest:
+        return digits, rest
+    return None
+
+
+def _count_last(line: str) -> tuple[str, str] | None:
+    """(name, count) of ``Name ×4``, ``Name x4``, ``Name 4枚``, ``Name×4``."""
+    if line.endswith("枚"):
+        body = line[:-1].rstrip()
+        start = _digits(body, len(body) - 1, -1) + 1
+        if start == len(body):
+            return None
+        name = body[:start].rstrip()
+        return (name, body[start:]) if name else None
+    start = _digits(line, len(line) - 1, -1) + 1
+    if start == len(line):
+        return None
+    body = line[:start].rstrip()
+    if body and body[-1] in "xX×":
+        name = body[:-1].rstrip()
+        if name:
+            return name, line[start:]
+    return None
+
+
+def _bare_count_last(line: str) -> tuple[str, str] | None:
+    """(name, count) of ``Name 4``: a number after a space, with no count marker."""
+    start = _digits(line, len(line) - 1, -1) + 1
+    if start == len(line) or start == 0 or not line[start - 1].isspace():
+        return None
+    name = line[:start].rstrip()
+    return (name, line[start:]) if name else None
+
+
+def _split_qualifier(name: str) -> tuple[str, str | None]:
+    """``狡猾フィーリア (β)`` -> (``狡猾フィーリア``, ``β``); the last bracketed group holding
+    no bracket, when a name stands before it."""
+    if not name.endswith((")", "]")):
+        return name, None
+    inner_end = len(name) - 1
+    opening = max(name.rfind("(", 0, inner_end), name.rfind("[", 0, inner_end))
+    if opening <= 0:
+        return name, None
+    inner = name[opening + 1 : inner_end]
+    if not inner.strip() or any(char in "()[]" for char in inner):
+        return name, None
+    before = name[:opening].rstrip()
+    if not before:
+        return name, None
+    return before, inner.strip()
+
+
+def _has_word(text: str) -> bool:
+    return any(char.isalnum() for char in text)
+
+
+def _read_count(count_text: str) -> int | ParseProblem:
+    count = int(count_text) if len(count_text) <= 4 else MAX_COUNT + 1
+    if 1 <= count <= MAX_COUNT:
+        return count
+    return ParseProblem(
+        0,
+        "",
+        f"the number of copies must be 1 to {MAX_COUNT}",
+        f"枚数は1〜{MAX_COUNT}にしてください",
+    )
+
+
+def _parse_card_line(
+    line: str,
+) -> tuple[int, str, str | None, tuple[int, str, str | None] | None] | ParseProblem:
     count_text = None
     name = line
-    match = _COUNT_FIRST.match(line)
-    if match:
-        count_text = match.group(1) or match.group(3)
-        name = match.group(2) or match.group(4)
+    found = _count_first(line)
+    if found is not None:
+        count_text, name = found
     else:
-        match = _COUNT_LAST.match(line)
-        if match:
-            name = match.group(1)
-            count_text = match.group(2) or match.group(3)
+        found = _count_last(line)
+        if found is not None:
+            name, count_text = found
     name = name.strip()
-    if not _WORD.search(name):
+    if not _has_word(name):
         return ParseProblem(0, line, "no card name on this line", "この行にカード名がありません")
     count = 1
     if count_text is not None:
-        count = int(count_text) if len(count_text) <= 4 else MAX_COUNT + 1
-        if not 1 <= count <= MAX_COUNT:
-            return ParseProblem(
-                0,
-                line,
-                f"the number of copies must be 1 to {MAX_COUNT}",
-                f"枚数は1〜{MAX_COUNT}にしてください",
-            )
-    qualifier = None
-    match = _QUALIFIER.match(name)
-    if match:
-        name, qualifier = match.group(1).strip(), match.group(2).strip()
-    return count, name, qualifier
+        count = _read_count(count_text)
+        if isinstance(count, ParseProblem):
+            return count
+    bare = None
+    if count_text is None:
+        found = _bare_count_last(name)
+        if found is not None and _has_word(found[0]):
+            bare_count = _read_count(found[1])
+            if not isinstance(bare_count, ParseProblem):
+                bare = (bare_count, *_split_qualifier(found[0]))
+    name, qualifier = _split_qualifier(name)
+    return count, name, qualifier, bare
