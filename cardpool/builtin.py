@@ -1,6 +1,7 @@
 """The built-in games and their card sets (``builtin_games.json``): facts about the
-published games, shipped with the site. No cards: those come from an import (or the demo
-pool, :mod:`cardpool.demo`)."""
+published games, shipped with the site, among them how each game's games end (its HP
+limit, losing conditions and time-out tiebreak, with the source of each rule). No cards:
+those come from an import (or the demo pool, :mod:`cardpool.demo`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ class BuiltinGames:
     sets_created: list[CardSet] = field(default_factory=list)
 
 
+def end_rules_fields(spec: dict) -> dict:
+    """The ``Game`` fields of a built-in game's ``end_rules`` (how its games end)."""
+    rules = dict(spec.get("end_rules", {}))
+    if "sources" in rules:
+        rules["end_rules_sources"] = rules.pop("sources")
+    return rules
+
+
 @transaction.atomic
 def load_builtin_games() -> BuiltinGames:
     """Create the built-in games and sets that are missing. One that exists already is
@@ -31,7 +40,7 @@ def load_builtin_games() -> BuiltinGames:
     result = BuiltinGames(games={})
     for spec in data["games"]:
         game, created = Game.objects.get_or_create(
-            slug=spec["slug"], defaults={"name": spec["name"]}
+            slug=spec["slug"], defaults={"name": spec["name"], **end_rules_fields(spec)}
         )
         result.games[game.slug] = game
         if created:

@@ -40,8 +40,59 @@ class Gender(models.TextChoices):
 
 
 class Game(models.Model):
+    """A card game. Besides its name it carries how its games end (adjudicated by
+    ``tournaments.engine.games.GameEndRules``); the defaults are CrossOver's (rulebook
+    1−4, 4−1−2; wiki 002), the other built-in games get theirs from
+    ``builtin_games.json``."""
+
+    class DeckOut(models.TextChoices):
+        # The values of tournaments.engine.games.DeckOut.
+        NONE = "none", _("Running out of cards does not end a game")
+        EMPTY = "empty", _("A player loses the moment their deck becomes empty")
+        DRAW = "draw", _("A player loses when they must draw from an empty deck")
+
+    class TimeTiebreak(models.TextChoices):
+        # The values of tournaments.engine.games.TimeTiebreak.
+        NONE = "none", _("Nothing: a judge decides")
+        MORE_HP = "more_hp", _("More HP wins")
+
+    # The rules end_rules_sources may cite (tournaments.engine.games.SOURCE_KEYS).
+    END_RULE_SOURCE_KEYS = ("hp", "max_hp", "hp_zero", "deck_out", "time_tiebreak")
+
     slug = models.SlugField(_("identifier"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=200)
+    hp_tracked = models.BooleanField(
+        _("players have HP"),
+        default=True,
+        help_text=_("Off for a game without HP or life points: results then never ask for HP."),
+    )
+    max_hp = models.PositiveSmallIntegerField(
+        _("maximum HP"),
+        null=True,
+        blank=True,
+        default=30,
+        help_text=_("A reported HP above it is refused. Empty: no upper limit (or no HP)."),
+    )
+    hp_zero_loses = models.BooleanField(_("a player whose HP reaches 0 loses"), default=True)
+    deck_out = models.CharField(
+        _("running out of cards"), max_length=5, choices=DeckOut.choices, default=DeckOut.EMPTY
+    )
+    time_tiebreak = models.CharField(
+        _("at time-out, when the event says the game needs a winner"),
+        max_length=7,
+        choices=TimeTiebreak.choices,
+        default=TimeTiebreak.MORE_HP,
+    )
+    end_rules_sources = models.JSONField(
+        _("sources of these rules"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Where each rule comes from, shown when a result is refused: keys hp, max_hp, "
+            "hp_zero, deck_out, time_tiebreak; values such as “Basic Rules v2.02 4−1−2” or "
+            "“assumption: …”."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -50,6 +101,58 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def end_rules_data(self) -> dict:
+        """The keyword arguments of ``tournaments.engine.games.GameEndRules``."""
+        return {
+            "game": self.name,
+            "hp_tracked": self.hp_tracked,
+            "max_hp": self.max_hp if self.hp_tracked else None,
+            "hp_zero_loses": self.hp_zero_loses and self.hp_tracked,
+            "deck_out": self.deck_out,
+            "time_tiebreak": self.time_tiebreak if self.hp_tracked else self.TimeTiebreak.NONE,
+            "sources": {
+                key: value
+                for key, value in (self.end_rules_sources or {}).items()
+                if key in self.END_RULE_SOURCE_KEYS and isinstance(value, str)
+            },
+        }
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        super().clean()
+        errors: dict[str, list] = {}
+        if not self.hp_tracked:
+            no_hp = _("Needs “players have HP”.")
+            if self.max_hp is not None:
+                errors.setdefault("max_hp", []).append(no_hp)
+            if self.hp_zero_loses:
+                errors.setdefault("hp_zero_loses", []).append(no_hp)
+            if self.time_tiebreak == self.TimeTiebreak.MORE_HP:
+                errors.setdefault("time_tiebreak", []).append(no_hp)
+        if self.max_hp == 0:
+            errors.setdefault("max_hp", []).append(
+                _("A maximum HP of 0 leaves no HP to play with: leave it empty for no limit.")
+            )
+        sources = self.end_rules_sources
+        if not isinstance(sources, dict):
+            errors.setdefault("end_rules_sources", []).append(
+                _("Give an object such as {“max_hp”: “Basic Rules v2.02 1−4”}.")
+            )
+        else:
+            for key, value in sources.items():
+                if key not in self.END_RULE_SOURCE_KEYS:
+                    errors.setdefault("end_rules_sources", []).append(
+                        _("“%(key)s” is not a rule of a game's end; use one of %(keys)s.")
+                        % {"key": key, "keys": ", ".join(self.END_RULE_SOURCE_KEYS)}
+                    )
+                elif not isinstance(value, str) or not value.strip():
+                    errors.setdefault("end_rules_sources", []).append(
+                        _("The source of “%(key)s” must be a text.") % {"key": key}
+                    )
+        if errors:
+            raise ValidationError(errors)
 
 
 class CardSet(models.Model):
