@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.shortcuts import redirect
@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from config.jobs import JobProgressAdminMixin
 
 from .models import Card, CardMerge, CardSet, Game, ImportJob, Printing
-from .services import create_import_job
+from .names import name_key
+from .services import create_import_job, unlimited_problem
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
@@ -97,13 +98,64 @@ class CardMergeAdmin(admin.ModelAdmin):
         return merge_summary(merge)
 
 
+class CardAdminForm(forms.ModelForm):
+    class Meta:
+        model = Card
+        fields = [
+            "game",
+            "name",
+            "card_type",
+            "element",
+            "cost",
+            "gender",
+            "ap",
+            "dp",
+            "deck_size_min",
+            "deck_size_max",
+            "unlimited",
+            "notes",
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        name, game = cleaned.get("name"), cleaned.get("game")
+        if name and game:
+            twin = (
+                Card.objects.filter(game=game, name_key=name_key(name))
+                .exclude(pk=self.instance.pk)
+                .first()
+            )
+            if twin is not None:
+                self.add_error(
+                    "name",
+                    _(
+                        "“%(name)s” is the same card name as “%(other)s”: brackets, spaces and"
+                        " character width are not part of a name (rules 1−2−1, 4−2−6). Edit"
+                        " that card instead."
+                    )
+                    % {"name": name, "other": twin.name},
+                )
+        return cleaned
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
+
     list_display = ["name", "game", "card_type", "element", "cost", "ap", "dp", "unlimited"]
     list_filter = ["game", "card_type", "element", "unlimited"]
     search_fields = ["name", "search_key"]
     list_select_related = ["game"]
     inlines = [PrintingInline, CardMergeInline]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        card = form.instance
+        if card.unlimited:
+            rarities = card.printings.values_list("rarity", flat=True)
+            problem = unlimited_problem(card.card_type, rarities)
+            if problem:
+                messages.warning(request, problem)
 
     def get_search_results(self, request, queryset, search_term):
         # Match the public search: width- and case-folded, spaces ignored.
@@ -164,7 +216,7 @@ class ImportJobAdmin(JobProgressAdminMixin, admin.ModelAdmin):
         return redirect("admin:cardpool_importjob_upload")
 
     def progress_context(self, job) -> dict:
-        return {"errors": job.report.get("errors", [])}
+        return {"errors": job.report.get("errors", []), "notes": job.report.get("notes", [])}
 
     def upload_view(self, request):
         if not self.has_add_permission(request):
@@ -186,3 +238,6 @@ class ImportJobAdmin(JobProgressAdminMixin, admin.ModelAdmin):
             "form": form,
         }
         return TemplateResponse(request, "admin/cardpool/import_upload.html", context)
+
+
+from . import admin_games  # noqa: E402, F401  (the Game admin, with how its games end)

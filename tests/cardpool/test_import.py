@@ -229,6 +229,7 @@ def test_import_csv_creates_cards_and_printings(crossover_sets, game):
         "printings_updated": 0,
         "printings_unchanged": 0,
         "errors": [],
+        "notes": [],
     }
     assert_good_file_state()
 
@@ -549,6 +550,7 @@ def test_reimport_same_file_is_idempotent(crossover_sets, game):
         "printings_updated": 0,
         "printings_unchanged": 4,
         "errors": [],
+        "notes": [],
     }
     assert sorted(Card.objects.values_list("pk", flat=True)) == ids
     assert_good_file_state()
@@ -1047,6 +1049,7 @@ def test_load_demo_pool_creates_cards_and_sets():
         "printings_updated": 0,
         "printings_unchanged": 0,
         "errors": [],
+        "notes": [],
     }
     crossover = Game.objects.get(slug="crossover")
     assert sorted(Game.objects.values_list("slug", flat=True)) == [
@@ -1121,6 +1124,7 @@ def test_load_demo_pool_twice_creates_nothing_new():
         "printings_updated": 0,
         "printings_unchanged": 31,
         "errors": [],
+        "notes": [],
     }
     assert Game.objects.count() == 4
     assert CardSet.objects.count() == 8

@@ -32,6 +32,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{file.name}: {len(rejected.errors)} problem(s); nothing was imported."
             ) from None
+        for note in sorted(summary.notes):
+            self.stdout.write(f"{file.name}: note: {note}")
         self.stdout.write(
             f"{file.name}: {summary.rows} rows; cards: {summary.cards_created} new, "
             f"{summary.cards_updated} updated, {summary.cards_unchanged} unchanged; printings: "
