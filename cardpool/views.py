@@ -4,6 +4,7 @@ from django.views.decorators.http import require_safe
 
 from rules.selectors import cards_with_rules, current_card_text, latest_erratum, rulings_for_card
 
+from .printings import newest_with_reason, printing_key
 from .selectors import CardFilter, cards_with_printings
 
 PAGE_SIZE = 50
@@ -22,12 +23,15 @@ def card_list(request):
 @require_safe
 def card_detail(request, pk: int):
     card = get_object_or_404(cards_with_rules(), pk=pk)
+    # The printing whose text is in force (rule 1−2−1) and why, from the prefetched ones.
+    newest, newest_reason = newest_with_reason(card.printings.all(), key=printing_key)
     return render(
         request,
         "cardpool/card_detail.html",
         {
             "card": card,
-            "newest": card.newest_printing(),
+            "newest": newest,
+            "newest_reason": newest_reason,
             "erratum": latest_erratum(card),
             "current_text": current_card_text(card),
             "rulings": rulings_for_card(card),

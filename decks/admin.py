@@ -9,7 +9,16 @@ from config.jobs import JobProgressAdminMixin
 
 from . import services
 from .admin_forms import FormatAdminForm
-from .models import BanEntry, CopyGroup, Deck, DeckCheck, DeckEntry, Format, RecheckJob
+from .models import (
+    BanEntry,
+    CopyGroup,
+    Deck,
+    DeckCheck,
+    DeckEntry,
+    Format,
+    LegalSet,
+    RecheckJob,
+)
 
 # Inline rows stay narrow enough for a laptop: a note is two short lines, not a 40-column
 # box (the ban list made the format page 2,156 px wide).
@@ -28,6 +37,19 @@ class BanEntryInline(admin.TabularInline):
     classes = ["compact-inline"]
 
 
+class LegalSetInline(admin.TabularInline):
+    """The sets a format allows, each from its release date or a date of its own (none
+    listed: every set, on any day)."""
+
+    model = LegalSet
+    extra = 0
+    autocomplete_fields = ["card_set"]
+    fields = ["card_set", "legal_from"]
+    classes = ["compact-inline"]
+    verbose_name = _("legal set")
+    verbose_name_plural = _("Legal sets (none listed: every set is legal)")
+
+
 class CopyGroupInline(admin.TabularInline):
     model = CopyGroup
     extra = 0
@@ -44,8 +66,7 @@ class FormatAdmin(admin.ModelAdmin):
     list_select_related = ["game"]
     search_fields = ["name", "slug"]
     readonly_fields = ["version"]
-    filter_horizontal = ["legal_sets"]
-    inlines = [BanEntryInline, CopyGroupInline]
+    inlines = [LegalSetInline, BanEntryInline, CopyGroupInline]
     fieldsets = [
         (None, {"fields": ["game", "slug", "name", "version", "notes"]}),
         (
@@ -54,13 +75,12 @@ class FormatAdmin(admin.ModelAdmin):
                 "fields": [
                     ("min_deck_size", "max_deck_size"),
                     "copy_limit",
-                    "exempt_unlimited",
+                    ("exempt_unlimited", "exempt_card_type"),
                     ("sideboard_min", "sideboard_max"),
                     ("leader_type", "leader_count"),
                 ]
             },
         ),
-        (_("Legal sets"), {"fields": ["legal_sets"]}),
         (_("Rule sections cited to players"), {"fields": ["rule_sections"]}),
     ]
 

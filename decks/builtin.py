@@ -11,7 +11,7 @@ from django.db import transaction
 from cardpool.models import Card, CardSet, Game
 from cardpool.names import name_key
 
-from .models import BanEntry, Format
+from .models import BanEntry, Format, LegalSet
 
 BUILTIN_FILE = Path(__file__).resolve().parent / "builtin_formats.json"
 FORMAT_FIELDS = (
@@ -20,6 +20,7 @@ FORMAT_FIELDS = (
     "max_deck_size",
     "copy_limit",
     "exempt_unlimited",
+    "exempt_card_type",
     "sideboard_min",
     "sideboard_max",
     "leader_type",
@@ -40,8 +41,20 @@ def load_builtin_formats() -> list[Format]:
             continue
         values = {name: spec[name] for name in FORMAT_FIELDS if name in spec}
         values["leader_type"] = values.get("leader_type") or ""
+        values["exempt_card_type"] = values.get("exempt_card_type") or ""
         fmt = Format.objects.create(game=game, slug=spec["slug"], **values)
-        fmt.legal_sets.set(CardSet.objects.filter(game=game, code__in=spec["legal_sets"]))
+        # A set is legal from the date the format gives it (else from its release date).
+        legal_from = spec.get("legal_from", {})
+        LegalSet.objects.bulk_create(
+            LegalSet(
+                format=fmt,
+                card_set=card_set,
+                legal_from=dt.date.fromisoformat(legal_from[card_set.code])
+                if card_set.code in legal_from
+                else None,
+            )
+            for card_set in CardSet.objects.filter(game=game, code__in=spec["legal_sets"])
+        )
         for ban in spec["bans"]:
             card = _card(game, ban["card"])
             BanEntry.objects.create(

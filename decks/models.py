@@ -32,6 +32,16 @@ class Format(models.Model):
         help_text=_("Counted across deck and sideboard together; empty for no limit."),
     )
     exempt_unlimited = models.BooleanField(_("cards marked “any number” are exempt"), default=True)
+    exempt_card_type = models.CharField(
+        _("only cards of this type are exempt"),
+        max_length=10,
+        choices=CardType.choices,
+        blank=True,
+        help_text=_(
+            "Rule 1−2−3 lets only common navigators be played in any number: with Navigator"
+            " here, a card of another type marked “any number” by mistake still counts."
+        ),
+    )
     sideboard_min = models.PositiveSmallIntegerField(
         _("smallest sideboard"), default=1, help_text=_("An empty sideboard is always allowed.")
     )
@@ -40,6 +50,7 @@ class Format(models.Model):
     )
     legal_sets = models.ManyToManyField(
         CardSet,
+        through="LegalSet",
         blank=True,
         related_name="formats",
         verbose_name=_("legal sets"),
@@ -81,6 +92,48 @@ class Format(models.Model):
             raise ValidationError({"max_deck_size": _("Must not be below the minimum.")})
         if self.sideboard_max and self.sideboard_min > self.sideboard_max:
             raise ValidationError({"sideboard_min": _("Must not be above the largest sideboard.")})
+
+
+class LegalSet(models.Model):
+    """A set whose printings a format allows, from a day on: a set is legal from its
+    release date, or from the date the format gives it."""
+
+    format = models.ForeignKey(
+        Format,
+        on_delete=models.CASCADE,
+        related_name="legal_set_entries",
+        verbose_name=_("format"),
+    )
+    # The column keeps the name of the plain many-to-many table this model took over.
+    card_set = models.ForeignKey(
+        CardSet,
+        on_delete=models.CASCADE,
+        db_column="cardset_id",
+        related_name="+",
+        verbose_name=_("card set"),
+    )
+    legal_from = models.DateField(
+        _("legal from"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The first day the set may be played in this format. Empty: from the set's"
+            " release date, or on any day when that is not known."
+        ),
+    )
+
+    class Meta:
+        db_table = "decks_format_legal_sets"
+        unique_together = [("format", "card_set")]
+        verbose_name = _("legal set")
+        verbose_name_plural = _("legal sets")
+
+    def __str__(self) -> str:
+        return str(self.card_set)
+
+    def clean(self):
+        if self.card_set_id and self.format_id and self.card_set.game_id != self.format.game_id:
+            raise ValidationError({"card_set": _("The set belongs to another game.")})
 
 
 class CopyGroup(models.Model):

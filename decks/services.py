@@ -44,7 +44,15 @@ def format_rules(fmt: Format) -> FormatRules:
         )
         for ban in fmt.bans.select_related("card", "printing_set")
     )
-    legal = frozenset(fmt.legal_sets.values_list("code", flat=True))
+    # A listed set is legal from the date the format gives it, else from its release date.
+    legal: set[str] = set()
+    legal_from: dict[str, dt.date] = {}
+    for code, own_date, release_date in fmt.legal_set_entries.values_list(
+        "card_set__code", "legal_from", "card_set__release_date"
+    ):
+        legal.add(code)
+        if own_date or release_date:
+            legal_from[code] = own_date or release_date
     groups = tuple(
         frozenset(card.name_key for card in group.cards.all())
         for group in fmt.copy_groups.prefetch_related("cards")
@@ -58,9 +66,11 @@ def format_rules(fmt: Format) -> FormatRules:
         max_deck_size=fmt.max_deck_size,
         copy_limit=fmt.copy_limit,
         exempt_unlimited=fmt.exempt_unlimited,
+        exempt_card_type=fmt.exempt_card_type or None,
         sideboard_min=fmt.sideboard_min,
         sideboard_max=fmt.sideboard_max,
-        legal_sets=legal or None,
+        legal_sets=frozenset(legal) or None,
+        legal_from=legal_from,
         copy_groups=groups,
         bans=bans,
         leader_type=fmt.leader_type or None,

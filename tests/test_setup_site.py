@@ -1,6 +1,7 @@
 """setup_site: the built-in games, sets, formats and infractions for a production site,
 without demo cards, users or events; safe to run again; organizers' edits kept."""
 
+import datetime as dt
 from io import StringIO
 
 import pytest
@@ -49,9 +50,17 @@ def test_a_fresh_database_gets_games_sets_formats_and_infractions_only():
     crossover = Format.objects.get(slug="crossover")
     assert crossover.min_deck_size == 50
     assert crossover.copy_limit == 4
-    assert sorted(crossover.legal_sets.values_list("code", flat=True)) == sorted(
-        ["second", "first", "setup", "base", "beta", "promo"]
-    )
+    # The v2.02 list of 2002-04-01 (rule 1−2−1), and THIRD EXPANSION from the day after.
+    assert sorted(crossover.legal_set_entries.values_list("card_set__code", "legal_from")) == [
+        ("base", None),
+        ("beta", None),
+        ("first", None),
+        ("promo", None),
+        ("second", None),
+        ("setup", None),
+        ("third", dt.date(2002, 4, 2)),
+    ]
+    assert crossover.exempt_card_type == "NAVIGATOR"
     assert sorted(BanEntry.objects.values_list("card__name", flat=True)) == sorted(BANNED)
     assert Infraction.objects.filter(game__slug="crossover").exists()
     # Nothing of the demo.

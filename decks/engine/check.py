@@ -359,11 +359,11 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
     for index, group in enumerate(rules.copy_groups):
         for key in group:
             group_of[key] = ("group", index)
-    exempt = rules.exempt_unlimited
+    exempt = rules.exempt
     # Deck and sideboard count together (rule 1−2−3).
     counts: dict[object, int] = {}
     for entry in entries:
-        if exempt and entry.card.unlimited:
+        if entry.card.unlimited and exempt(entry.card):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         counts[key] = counts.get(key, 0) + entry.count
@@ -372,7 +372,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
         return []
     totals: dict[object, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if exempt and entry.card.unlimited:
+        if entry.card.unlimited and exempt(entry.card):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         if key in over:
@@ -398,9 +398,12 @@ def _printings(
     rules: FormatRules, entries: list[Entry], as_of: dt.date
 ) -> tuple[list[Violation], list[Notice]]:
     bans = rules.bans_in_force(as_of)
+    # The sets legal on the day: a listed set is legal from its release date or the date
+    # the format gives it.
+    legal_sets = rules.legal_sets_on(as_of)
 
     def set_legal(code: str) -> bool:
-        return rules.legal_sets is None or code in rules.legal_sets
+        return legal_sets is None or code in legal_sets
 
     def banned(card: CardInfo, code: str | None) -> bool:
         return any(ban.covers(code) for ban in bans.get(card.key, ()))
@@ -408,7 +411,9 @@ def _printings(
     # (code, card key, set code) -> entries, so one card on two lines is one violation.
     problems: dict[tuple, list[Entry]] = defaultdict(list)
     unknown: dict[str, list[Entry]] = defaultdict(list)
-    legal_sets = rules.legal_sets
+    # Cards legal through another printing whose βedition printing is banned, written
+    # without a printing: a judge checks the physical cards (rule 1−2−2 tells them apart).
+    beta_check: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
         card = entry.card
         if entry.unresolved:
@@ -433,7 +438,7 @@ def _printings(
                 code = "PRINTING_NOT_LEGAL" if other else "SET_NOT_LEGAL"
                 problems[(code, card.key, entry.set_code)].append(entry)
         elif not card.printings:
-            if rules.legal_sets is not None:
+            if legal_sets is not None:
                 unknown[card.key].append(entry)
         elif not any(
             set_legal(p.set_code) and not banned(card, p.set_code) for p in card.printings
@@ -445,6 +450,8 @@ def _printings(
                 problems[("BANNED", card.key, codes[0] if len(codes) == 1 else None)].append(entry)
             else:
                 problems[("SET_NOT_LEGAL", card.key, None)].append(entry)
+        elif any(p.is_beta and banned(card, p.set_code) for p in card.printings):
+            beta_check[card.key].append(entry)
 
     violations = []
     for (code, _key, set_code), group in problems.items():
@@ -476,4 +483,34 @@ def _printings(
         notices.append(
             Notice("PRINTING_UNKNOWN", message_en, message_ja, (card.name,), _lines(group))
         )
+    if beta_check:
+        notices.append(_beta_notice(list(beta_check.values())))
     return violations, notices
+
+
+def _beta_notice(groups: list[list[Entry]]) -> Notice:
+    """One notice naming every card (and its lines) that a judge should check is not a
+    banned βedition printing."""
+    named_en, named_ja = [], []
+    for group in groups:
+        lines = _lines(group)
+        listed = ", ".join(str(line) for line in lines)
+        name = group[0].card.name
+        if lines:
+            named_en.append(f"{name} (line{'s' if len(lines) > 1 else ''} {listed})")
+            named_ja.append(f"〔{name}〕（{listed}行目）")
+        else:
+            named_en.append(name)
+            named_ja.append(f"〔{name}〕")
+    message_en, message_ja = render(
+        "BETA_PRINTING_CHECK",
+        {"cards_en": "; ".join(named_en), "cards_ja": "、".join(named_ja)},
+        NOTICES,
+    )
+    return Notice(
+        "BETA_PRINTING_CHECK",
+        message_en,
+        message_ja,
+        tuple(group[0].card.name for group in groups),
+        _lines(entry for group in groups for entry in group),
+    )

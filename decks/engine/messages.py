@@ -81,6 +81,10 @@ NOTICES: dict[str, tuple[str, str]] = {
         "No printing of {name} is recorded, so its set could not be checked.",
         "〔{name}〕の収録セットが登録されていないため、セットの確認ができません。",
     ),
+    "BETA_PRINTING_CHECK": (
+        "Check that these cards are not βedition printings, which are banned: {cards_en}.",
+        "次のカードがβ版でないことを確認してください（β版は禁止カードです）: {cards_ja}。",
+    ),
 }
 
 # Added to UNKNOWN_CARD when the name ends in a number that was not read as the count.

@@ -13,7 +13,7 @@ JUN = dt.date(2005, 6, 1)
 
 
 def test_release_key_fields():
-    assert release_key(JAN, 3, 7) == ReleaseKey(release_order=3, release_date=JAN, recorded=7)
+    assert release_key(JAN, 3, 7) == ReleaseKey(release_date=JAN, release_order=3, recorded=7)
 
 
 def test_release_key_unknown_values_count_as_oldest():
@@ -26,13 +26,15 @@ def test_release_key_higher_order_is_newer():
     assert release_key(None, 2, 1) > release_key(None, 1, 99)
 
 
-def test_release_key_order_decides_before_date():
-    assert release_key(JAN, 2, 1) > release_key(JUN, 1, 99)
+def test_release_key_known_date_decides_before_order():
+    # Rule 1−2−1 (issue #13): known release dates before release order.
+    assert release_key(JUN, 1, 1) > release_key(JAN, 2, 99)
 
 
-def test_release_key_unknown_order_is_older_than_any_known():
-    assert release_key(JUN, None, 99) < release_key(None, 1, 0)
-    assert release_key(JUN, None, 99) < release_key(JAN, 0, 0)
+def test_release_key_dated_printing_without_order_is_newer_than_undated_sets():
+    # A promotional card with a known date is a candidate too (1−2−1).
+    assert release_key(JUN, None, 0) > release_key(None, 5, 99)
+    assert release_key(None, None, 99) < release_key(None, 1, 0)
 
 
 def test_release_key_equal_order_later_date_is_newer():
@@ -57,7 +59,7 @@ def test_newest_of_nothing_is_none():
 
 
 def test_newest_picks_highest_order():
-    items = [("beta", None, 1, 3), ("base", None, 2, 1), ("promo", JUN, None, 9)]
+    items = [("beta", None, 1, 3), ("base", None, 2, 1), ("promo", None, None, 9)]
     result = newest(items, key=lambda item: release_key(item[1], item[2], item[3]))
     assert result[0] == "base"
 
@@ -88,7 +90,7 @@ def test_newest_accepts_a_generator():
 @pytest.mark.django_db
 def test_cardset_release_key_uses_its_order_and_date():
     card_set = CardSetFactory(release_order=4, release_date=JUN)
-    assert card_set.release_key(8) == ReleaseKey(release_order=4, release_date=JUN, recorded=8)
+    assert card_set.release_key(8) == ReleaseKey(release_date=JUN, release_order=4, recorded=8)
 
 
 def test_current_text_is_text_of_newest_set(crossover_sets):
@@ -119,14 +121,15 @@ def test_current_text_unknown_order_printing_does_not_change_it(crossover_sets, 
     assert card.current_text == "B"
 
 
-def test_current_text_unknown_order_with_date_does_not_change_it(crossover_sets, game):
+def test_current_text_dated_promo_without_order_is_newest(crossover_sets, game):
+    # 1−2−1: the newest set or promotional card; a known date decides before order.
     card = CardFactory(name="スワティ")
     PrintingFactory(card=card, set=crossover_sets["beta"], text="A")
     promo = CardSetFactory(
         game=game, code="promo", name="Promo", release_order=None, release_date=JUN
     )
     PrintingFactory(card=card, set=promo, text="C")
-    assert Card.objects.get(pk=card.pk).current_text == "A"
+    assert Card.objects.get(pk=card.pk).current_text == "C"
 
 
 def test_current_text_only_unknown_order_printing(game):

@@ -205,6 +205,7 @@ def test_staff_without_ban_permission_cannot_add_a_ban(client, crossover, cards)
 def format_form(fmt, **values):
     """The admin change form of ``fmt`` as the browser would post it, unchanged."""
     bans = list(fmt.bans.order_by("pk"))
+    legal_sets = list(fmt.legal_set_entries.order_by("pk"))
     data = {
         "game": fmt.game_id,
         "slug": fmt.slug,
@@ -213,14 +214,19 @@ def format_form(fmt, **values):
         "max_deck_size": fmt.max_deck_size or "",
         "copy_limit": fmt.copy_limit or "",
         "exempt_unlimited": "on" if fmt.exempt_unlimited else "",
+        "exempt_card_type": fmt.exempt_card_type,
         "sideboard_min": fmt.sideboard_min,
         "sideboard_max": fmt.sideboard_max,
-        "legal_sets": [s.pk for s in fmt.legal_sets.all()],
         "leader_type": fmt.leader_type,
         "leader_count": fmt.leader_count,
         # The rule citations are one text box per kind of problem.
         **{f"rule_sections__{code}": section for code, section in fmt.rule_sections.items()},
         "notes": fmt.notes,
+        # The legal sets are inline rows, each with the day it becomes legal.
+        "legal_set_entries-TOTAL_FORMS": len(legal_sets),
+        "legal_set_entries-INITIAL_FORMS": len(legal_sets),
+        "legal_set_entries-MIN_NUM_FORMS": 0,
+        "legal_set_entries-MAX_NUM_FORMS": 1000,
         "bans-TOTAL_FORMS": len(bans),
         "bans-INITIAL_FORMS": len(bans),
         "bans-MIN_NUM_FORMS": 0,
@@ -231,6 +237,15 @@ def format_form(fmt, **values):
         "copy_groups-MAX_NUM_FORMS": 1000,
         "_save": "Save",
     }
+    for index, row in enumerate(legal_sets):
+        data.update(
+            {
+                f"legal_set_entries-{index}-id": row.pk,
+                f"legal_set_entries-{index}-format": fmt.pk,
+                f"legal_set_entries-{index}-card_set": row.card_set_id,
+                f"legal_set_entries-{index}-legal_from": row.legal_from or "",
+            }
+        )
     for index, ban in enumerate(bans):
         data.update(
             {

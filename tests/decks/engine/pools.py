@@ -69,9 +69,13 @@ def format_rules(slug: str, **overrides) -> FormatRules:
         max_deck_size=spec.get("max_deck_size"),
         copy_limit=spec.get("copy_limit"),
         exempt_unlimited=spec.get("exempt_unlimited", True),
+        exempt_card_type=spec.get("exempt_card_type") or None,
         sideboard_min=spec.get("sideboard_min", 1),
         sideboard_max=spec.get("sideboard_max", 0),
         legal_sets=frozenset(spec["legal_sets"]) or None,
+        legal_from={
+            code: dt.date.fromisoformat(day) for code, day in spec.get("legal_from", {}).items()
+        },
         bans=bans,
         leader_type=spec.get("leader_type") or None,
         leader_count=spec.get("leader_count", 1),
