@@ -35,6 +35,7 @@ PROBLEM_LABELS = {
     "PRINTING_NOT_LEGAL": _("Printing not legal in the format"),
     "SET_NOT_LEGAL": _("Card from no legal set"),
     "LEADER_COUNT": _("Wrong number of cards kept beside the deck"),
+    "LEADER_RANGE_UNKNOWN": _("Deck-size range of the card beside the deck not known"),
     "SWAP_SIZE_MISMATCH": _("Sideboarding changes the deck size"),
     "SWAP_NOT_IN_SIDEBOARD": _("Sideboarding brings in a card not in the sideboard"),
     "SWAP_NOT_IN_DECK": _("Sideboarding takes out a card not in the deck"),

@@ -11,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from decks.models import Deck
 
-from .engine.games import GameEnd
+from .engine.games import GameEnd, GameEndRules
 from .models import PenaltyKind
 
 MAX_GAMES = 3
@@ -75,13 +75,34 @@ class ReportResultForm(forms.Form):
     """Up to three games, each as the engine reads it: how it ended, HP and cards left in
     the deck per player, and who conceded. Unused games stay "not played". Every number
     is optional here: the engine asks for HP or deck counts only where the ending needs
-    them (:data:`NEEDS`), and the page hides the others when scripts run."""
+    them (:data:`NEEDS`), and the page hides the others when scripts run.
+
+    With ``end_rules`` (the event's game's, ``services.results.game_end_rules``) the form
+    offers only the endings that game has and asks for HP only where players have HP,
+    up to the game's maximum; the service checks the same rules whatever is sent."""
 
     expected_version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, player1: str = "", player2: str = "", **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        player1: str = "",
+        player2: str = "",
+        end_rules: GameEndRules | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.game_numbers = range(1, MAX_GAMES + 1)
+        end_choices = GAME_END_CHOICES
+        hp_tracked, max_hp = True, None
+        if end_rules is not None:
+            end_choices = [
+                (value, label)
+                for value, label in GAME_END_CHOICES
+                if not value or GameEnd(value) in end_rules.endings
+            ]
+            hp_tracked, max_hp = end_rules.hp_tracked, end_rules.max_hp
+        self.hp_tracked = hp_tracked
         conceded_choices = [
             ("", _("nobody")),
             ("1", player1 or pgettext_lazy("seat", "player 1")),
@@ -90,13 +111,17 @@ class ReportResultForm(forms.Form):
         for number in self.game_numbers:
             self.fields[f"game{number}_end"] = forms.ChoiceField(
                 label=_("Game %(number)s: how it ended") % {"number": number},
-                choices=GAME_END_CHOICES,
+                choices=end_choices,
                 required=False,
             )
             for seat, name in ((1, player1), (2, player2)):
-                self.fields[f"game{number}_hp{seat}"] = forms.IntegerField(
-                    label=_("HP of %(name)s") % {"name": name}, min_value=0, required=False
-                )
+                if hp_tracked:
+                    self.fields[f"game{number}_hp{seat}"] = forms.IntegerField(
+                        label=_("HP of %(name)s") % {"name": name},
+                        min_value=0,
+                        max_value=max_hp,
+                        required=False,
+                    )
                 self.fields[f"game{number}_deck{seat}"] = forms.IntegerField(
                     label=_("Cards left in the deck of %(name)s") % {"name": name},
                     min_value=0,
@@ -112,7 +137,11 @@ class ReportResultForm(forms.Form):
             {
                 "number": number,
                 "end": self[f"game{number}_end"],
-                "hp": (self[f"game{number}_hp1"], self[f"game{number}_hp2"]),
+                "hp": (
+                    (self[f"game{number}_hp1"], self[f"game{number}_hp2"])
+                    if self.hp_tracked
+                    else ()
+                ),
                 "deck": (self[f"game{number}_deck1"], self[f"game{number}_deck2"]),
                 "conceded": self[f"game{number}_conceded"],
             }

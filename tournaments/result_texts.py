@@ -15,7 +15,13 @@ from .engine.games import GameEnd, GameOutcome, MatchOutcome, MatchRecord, recor
 ENGINE_TEXTS = {
     "hp_not_a_number": _("Enter both players' HP as whole numbers."),
     "hp_negative": _("HP stops at 0: enter 0 for a player whose HP ran out."),
-    "hp_above_maximum": _("An HP value is above the maximum."),
+    "hp_above_maximum": _("An HP value is above the maximum HP of this event's game."),
+    "hp_not_tracked": _("Players have no HP in this event's game: leave HP empty."),
+    "end_not_in_game": _("This event's game does not end that way: choose another ending."),
+    "deck_out_unclear": _(
+        "Both decks are at 0 and only the player who had to draw lost: report the match as "
+        "a result (e.g. 2-1) instead of game by game."
+    ),
     "hp_missing": _("Enter both players' HP for this ending."),
     "deck_not_a_number": _("Enter both players' cards left in the deck as whole numbers."),
     "deck_negative": _("Cards left in a deck cannot be negative."),

@@ -313,6 +313,21 @@ def _deck_size(rules, leaders, deck, main_count) -> list[Violation]:
             leader = leaders[0].card
             minimum = leader.deck_size_min if leader.deck_size_min is not None else minimum
             maximum = leader.deck_size_max if leader.deck_size_max is not None else maximum
+            if minimum is None or maximum is None:
+                # The card's printed range sets the size; without it (and no bound from the
+                # format) any size would pass, so the size is reported as not checkable.
+                printed = {"minimum": leader.deck_size_min, "maximum": leader.deck_size_max}
+                shown = {key: "?" if value is None else value for key, value in printed.items()}
+                found.append(
+                    make_violation(
+                        rules,
+                        "LEADER_RANGE_UNKNOWN",
+                        {"name": leader.name, **shown},
+                        cards=(leader.name,),
+                        lines=_lines(leaders),
+                        details={"card": leader.name, "count": main_count, **printed},
+                    )
+                )
     if minimum is not None and main_count < minimum:
         found.append(
             make_violation(

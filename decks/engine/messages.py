@@ -57,6 +57,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The deck needs exactly {expected} {card_type} card(s) beside it; {count} listed.",
         "{card_type}カードはちょうど{expected}枚必要ですが、{count}枚あります。",
     ),
+    "LEADER_RANGE_UNKNOWN": (
+        "The deck-size range printed on {name} is not known (recorded: {minimum} to "
+        "{maximum}), so the deck size cannot be checked; record the card's range first.",
+        "〔{name}〕に印刷されたデッキ枚数の範囲が分からないため（登録: {minimum}〜{maximum}）、"
+        "デッキ枚数を確認できません。先にカードの範囲を登録してください。",
+    ),
     "SWAP_SIZE_MISMATCH": (
         "{out_count} cards go out but {in_count} come in; the deck size must stay the same.",
         "{out_count}枚抜いて{in_count}枚入れています。交換の前後でデッキ枚数は同じでなければなりません。",

@@ -19,10 +19,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cardpool.models import Game
+from decks.models import Format
+
 from .. import policy
 from ..engine.errors import EngineError
 from ..engine.games import (
     GameEnd,
+    GameEndRules,
     GameOutcome,
     GameReport,
     MatchRecord,
@@ -131,14 +135,36 @@ def timeout_policy(event: Event, round_: Round) -> TimeoutPolicy:
     return TimeoutPolicy(event.swiss_timeout_policy)
 
 
-def adjudicate(event: Event, round_: Round, games: Sequence[GameReport]) -> MatchRecord:
-    """The match record of ``games`` under the round's rules: Swiss rounds use the event's
-    Swiss time-out policy and may end drawn; top-cut rounds use the top-cut policy and
-    need a winner. Raises InvalidResult with the engine's code."""
+def game_end_rules(event: Event) -> GameEndRules:
+    """How games of the event's game end (HP and its maximum, losing conditions, time-out
+    tiebreak), from its ``cardpool.Game``: one query unless the event's format and game
+    are loaded already."""
+    format_field = Event._meta.get_field("format")
+    if format_field.is_cached(event) and Format._meta.get_field("game").is_cached(event.format):
+        game = event.format.game
+    else:
+        game = Game.objects.get(formats__events=event)
+    return GameEndRules(**game.end_rules_data())
+
+
+def adjudicate(
+    event: Event,
+    round_: Round,
+    games: Sequence[GameReport],
+    *,
+    rules: GameEndRules | None = None,
+) -> MatchRecord:
+    """The match record of ``games`` under the round's rules and the event's game's end
+    rules (:func:`game_end_rules`): Swiss rounds use the event's Swiss time-out policy and
+    may end drawn; top-cut rounds use the top-cut policy and need a winner. Raises
+    InvalidResult with the engine's code."""
     top_cut = round_.stage == RoundStage.TOP_CUT
     try:
         return adjudicate_match(
-            games, timeout_policy=timeout_policy(event, round_), winner_required=top_cut
+            games,
+            timeout_policy=timeout_policy(event, round_),
+            winner_required=top_cut,
+            rules=rules or game_end_rules(event),
         )
     except EngineError as exc:
         raise InvalidResult(exc) from exc
@@ -152,9 +178,11 @@ def preview_result(
     anything (the report form shows it while the player fills it in). Raises
     InvalidInput (``games_malformed``) or InvalidResult."""
     reports = parse_games(games)
-    record = adjudicate(event, round_, reports)
+    rules = game_end_rules(event)
+    record = adjudicate(event, round_, reports, rules=rules)
     timeout = timeout_policy(event, round_)
-    return [adjudicate_game(report, timeout_policy=timeout) for report in reports], record
+    outcomes = [adjudicate_game(report, timeout_policy=timeout, rules=rules) for report in reports]
+    return outcomes, record
 
 
 def _record_from_text(round_: Round, text: str, seat: int = 1) -> MatchRecord:
