@@ -23,6 +23,7 @@ could backtrack over a long line.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ _HEADING_WORDS = sorted(
     [(word, SIDE) for word in _SIDE_HEADINGS] + [(word, MAIN) for word in _MAIN_HEADINGS],
     key=lambda pair: -len(pair[0]),
 )
+# A cheap first test: every heading holds one of these (literals only: no backtracking).
+_HEADING_HINT = re.compile("サイド|拡張メモリ|メイン|デッキ|side|sb|main|deck", re.IGNORECASE)
 # Headings are short; anything longer is a card line (and is never searched for one).
 _LONGEST_HEADING = 40
 # What players put around and inside a heading: marks, brackets, colons, rules.
@@ -52,7 +55,9 @@ _DECORATION = frozenset(
 # Words that may stand before a heading's count: "サイドボード 計15枚", "Sideboard total 15".
 _COUNT_WORDS = ("合計", "計", "total")
 _COUNT_UNITS = ("cards", "card", "枚")
-_MARKERS = "x×"
+_MARKERS = "xX×枚"
+# Counts are ASCII digits once NFKC has folded the full-width ones.
+_DIGITS = "0123456789"
 _LINE_ENDS = ("\r\n", "\r", "\n")
 
 
@@ -203,6 +208,8 @@ def read_heading(line: str) -> tuple[str, int | None] | None:
     """(section, stated count) if ``line`` (NFKC, stripped, short) is a section heading:
     a heading word with any decoration around it and an optional count
     (``【サイドボード（15枚）】``, ``SB (15):``, ``■メインデッキ 計50枚``)."""
+    if _HEADING_HINT.search(line) is None:
+        return None
     compact = "".join(line.split()).casefold()
     start, end = 0, len(compact)
     while start < end and compact[start] in _DECORATION:
@@ -234,7 +241,7 @@ def _stated_count(rest: str) -> int | None:
     while position < len(rest) and rest[position] in _DECORATION:
         position += 1
     digits_start = position
-    while position < len(rest) and rest[position].isdecimal():
+    while position < len(rest) and rest[position] in _DIGITS:
         position += 1
     digits = rest[digits_start:position]
     if not digits or len(digits) > 4:
@@ -265,24 +272,15 @@ def _names_card(is_card: Callable[[str], bool], name: str, qualifier: str | None
     return is_card(name) or (qualifier is not None and is_card(f"{name}({qualifier})"))
 
 
-def _digits(text: str, start: int, step: int) -> int:
-    """Where the run of digits starting at ``start`` (going ``step``) ends."""
-    position = start
-    while 0 <= position < len(text) and text[position].isdecimal():
-        position += step
-    return position
-
-
 def _count_first(line: str) -> tuple[str, str] | None:
     """(count, name) of ``4 Name``, ``4x Name``, ``4枚 Name``, ``4×Name``."""
-    end = _digits(line, 0, 1)
-    if end == 0:
+    after_digits = line.lstrip(_DIGITS)
+    if len(after_digits) == len(line):
         return None
-    digits = line[:end]
-    after_digits = line[end:]
+    digits = line[: len(line) - len(after_digits)]
     rest = after_digits.lstrip()
     spaced = len(rest) != len(after_digits)
-    if rest and (rest[0] in _MARKERS or rest[0] == "X" or rest[0] == "枚"):
+    if rest and rest[0] in _MARKERS:
         after_marker = rest[1:]
         name = after_marker.lstrip()
         # "4 xenon" is four of "xenon": a Latin x after a space needs a space after it.
@@ -298,29 +296,31 @@ def _count_last(line: str) -> tuple[str, str] | None:
     """(name, count) of ``Name ×4``, ``Name x4``, ``Name 4枚``, ``Name×4``."""
     if line.endswith("枚"):
         body = line[:-1].rstrip()
-        start = _digits(body, len(body) - 1, -1) + 1
-        if start == len(body):
+        name = body.rstrip(_DIGITS)
+        if len(name) == len(body):
             return None
-        name = body[:start].rstrip()
-        return (name, body[start:]) if name else None
-    start = _digits(line, len(line) - 1, -1) + 1
-    if start == len(line):
+        digits = body[len(name) :]
+        name = name.rstrip()
+        return (name, digits) if name else None
+    body = line.rstrip(_DIGITS)
+    if len(body) == len(line):
         return None
-    body = line[:start].rstrip()
+    digits = line[len(body) :]
+    body = body.rstrip()
     if body and body[-1] in "xX×":
         name = body[:-1].rstrip()
         if name:
-            return name, line[start:]
+            return name, digits
     return None
 
 
 def _bare_count_last(line: str) -> tuple[str, str] | None:
     """(name, count) of ``Name 4``: a number after a space, with no count marker."""
-    start = _digits(line, len(line) - 1, -1) + 1
-    if start == len(line) or start == 0 or not line[start - 1].isspace():
+    body = line.rstrip(_DIGITS)
+    if len(body) == len(line) or not body or not body[-1].isspace():
         return None
-    name = line[:start].rstrip()
-    return (name, line[start:]) if name else None
+    name = body.rstrip()
+    return (name, line[len(body) :]) if name else None
 
 
 def _split_qualifier(name: str) -> tuple[str, str | None]:
@@ -378,7 +378,7 @@ def _parse_card_line(
         if isinstance(count, ParseProblem):
             return count
     bare = None
-    if count_text is None:
+    if count_text is None and name[-1] in _DIGITS:
         found = _bare_count_last(name)
         if found is not None and _has_word(found[0]):
             bare_count = _read_count(found[1])
