@@ -4,6 +4,8 @@ heading, a bare number at the end of a line, and lines too long to be card lines
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from decks.engine.check import check_decklist
 from decks.engine.messages import QUANTITY_FORMS
@@ -320,3 +322,48 @@ def test_parser_13_card_line_reader_is_linear_on_long_lines():
     assert _parse_card_line("a" + spaces + "x4")[:2] == (4, "a")
     assert _parse_card_line("4" + spaces + "b")[:2] == (4, "b")
     assert _parse_card_line("a" + spaces + "(β)")[1:3] == ("a", "β")
+
+
+# --- generated headings and hostile lines ----------------------------------------------
+
+LEFT = ["", "■", "◆", "●", "▼", "☆", "★", "・", "【", "＜", "<", "[", "［", "〔", "-- ", "== "]
+RIGHT = ["", "】", "＞", ">", "]", "］", "〕", " --", ":", "：", "★"]
+SIDE_WORDS = ["サイドボード", "Sideboard", "SIDEBOARD", "Side Board", "SB", "ＳＢ", "拡張メモリ"]
+MAIN_WORDS = ["メインデッキ", "メイン", "デッキ", "Main", "Main Deck", "DECK"]
+COUNTS = ["", "（15枚）", "(15)", " 15枚", "：15", " (15 cards)", "（１５）", " 計15枚"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(LEFT),
+    st.sampled_from([(w, SIDE) for w in SIDE_WORDS] + [(w, MAIN) for w in MAIN_WORDS]),
+    st.sampled_from(COUNTS),
+    st.sampled_from(RIGHT),
+)
+def test_parser_13_generated_heading_forms_are_headings(left, word_section, count, right):
+    word, section = word_section
+    heading = f"{left}{word}{count}{right}"
+    parsed = parse_decklist(f"{heading}\n2 水姫\n")
+    assert parsed.headings == (SectionHeading(1, heading, section, 15 if count else None),)
+    assert [(d.section, d.count, d.name) for d in parsed.lines] == [(section, 2, "水姫")]
+
+
+hostile_lines = st.tuples(
+    st.sampled_from(["", "4", "4 ", "a", "SB:", "森原さとみ", "(", "【"]),
+    st.integers(min_value=0, max_value=5_000),
+    st.sampled_from([" ", "\t", "\u3000", "(", "x", "4", "枚", "a "]),
+    st.sampled_from(["", "b", "x", "4", "x4", "4枚", ")", "(β)", "】"]),
+).map(lambda parts: parts[0] + parts[2] * parts[1] + parts[3])
+
+
+@settings(max_examples=200, deadline=None)
+@given(hostile_lines)
+def test_parser_13_fuzz_hostile_lines_are_read_or_refused(line):
+    parsed = parse_decklist(line, is_card=is_card)
+    assert len(parsed.lines) + len(parsed.problems) + len(parsed.headings) <= 1
+    for problem in parsed.problems:
+        assert problem.line == 1
+        assert len(problem.text) <= MAX_LINE_CHARS + 1
+    for line_read in parsed.lines:
+        assert 1 <= line_read.count <= 999
+        assert line_read.name.strip()
