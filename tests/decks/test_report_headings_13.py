@@ -197,3 +197,24 @@ def test_check_page_13_unknown_card_ending_in_a_number_explains_counts(client, c
         body
     )
     assert re.search(r'<li value="3" class="bad">', body)
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "rule"),
+    [("en", "Deck too small", "rule 1−2−3"), ("ja", "デッキの枚数が少なすぎる", "ルール1−2−3")],
+)
+def test_registration_page_13_shows_headings_and_links(client, crossover, language, heading, rule):
+    from tests.tournaments.factories import UserFactory, open_event
+
+    event = open_event(UserFactory(username="organizer13"), crossover)
+    rulebook(crossover.game, "1−2−3")
+    client.force_login(UserFactory(username="player13"))
+    if language == "ja":
+        in_japanese(client)
+    url = reverse("tournaments:register", args=[event.pk])
+    body = client.post(url, {"decklist": "4 森原 さとみ\n10 スワティ\n"}).content.decode()
+    assert (
+        f'<li><strong class="report-heading">{heading}</strong> '
+        f'<span class="rule"><a href="/rules/crossover/1-2-3/">{rule}</a></span>'
+    ) in body
+    assert "DECK_TOO_SMALL" not in body
