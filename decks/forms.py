@@ -39,7 +39,8 @@ class CheckForm(forms.Form):
         validators=[not_blank],
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false"}),
         help_text=_(
-            "One card per line, e.g. “4 森原さとみ”; a line “サイドボード” starts the sideboard."
+            "One card per line, e.g. “4 森原さとみ” or “森原さとみ ×4”; a line “サイドボード” "
+            "(or “Sideboard (15)”, “■サイドボード”…) starts the sideboard."
         ),
     )
 
