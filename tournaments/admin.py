@@ -10,6 +10,7 @@ from config.jobs import JobProgressAdminMixin
 
 from .models import (
     AuditEntry,
+    DeckCheck,
     Event,
     EventStaff,
     ExportJob,
@@ -158,6 +159,23 @@ class PenaltyAdmin(ReadOnlyAdmin):
     @admin.display(description=_("infraction"), ordering="infraction")
     def infraction_label(self, penalty):
         return penalty.infraction_name
+
+
+@admin.register(DeckCheck)
+class DeckCheckAdmin(ReadOnlyAdmin):
+    """Deck checks are records (``services.deck_checks``): read-only here."""
+
+    list_display = ["created_at", "event", "registration", "round", "judge", "method", "ok"]
+    list_filter = ["ok", "method"]
+    list_select_related = [
+        "event",
+        "registration__player",
+        "registration__event",
+        "round",
+        "judge",
+    ]
+    search_fields = ["event__name", "registration__player__username", "judge__username"]
+    date_hierarchy = "created_at"
 
 
 @admin.register(Infraction)

@@ -104,6 +104,10 @@ ACTIONS: dict[str, Action] = {
         _("Time extended"), _("Time of table %(table)s in round %(round)s extended")
     ),
     "penalty.issued": Action(_("Penalty issued"), _("%(penalty)s for %(player)s")),
+    "deck_check.recorded": Action(_("Deck check"), _("Deck check of %(player)s")),
+    "deck_check.penalty_issued": Action(
+        _("Penalty for a deck check"), _("Penalty for the deck check of %(player)s")
+    ),
 }
 
 # The groups of the filter, by the action's prefix.
@@ -114,6 +118,7 @@ GROUPS = {
     "round": pgettext_lazy("audit", "Rounds"),
     "match": pgettext_lazy("audit", "Results"),
     "penalty": pgettext_lazy("audit", "Penalties"),
+    "deck_check": pgettext_lazy("audit", "Deck checks"),
 }
 
 # Labels of keys that are no model field of the entry's object (or need other words).
@@ -135,12 +140,24 @@ LABELS = {
     "player": _("Player"),
     "user": _("Staff member"),
     "infraction": _("Infraction"),
+    "deck_check_ok": _("Deck matches the registered list"),
+    "discrepancies": _("Discrepancies found"),
+    "penalty_kind": _("Penalty"),
 }
 
 # Data kept for the record but not worth a line: counters, ids shown by another key, the
 # pairing engine's proof.
 HIDDEN = frozenset(
-    {"version", "deck", "infraction_code", "seed_attempt", "proof", "objective", "lower_bound"}
+    {
+        "version",
+        "deck",
+        "infraction_code",
+        "seed_attempt",
+        "proof",
+        "objective",
+        "lower_bound",
+        "deck_check",
+    }
 )
 
 # Choices by key, and by (object type, key) where the key means different things.
@@ -149,6 +166,7 @@ CHOICES = {
     "role": StaffRole,
     "kind": PenaltyKind,
     "suggested_kind": PenaltyKind,
+    "penalty_kind": PenaltyKind,
     "outcome": MatchOutcome,
     "stage": RoundStage,
     "tiebreak_profile": TiebreakProfile,

@@ -719,6 +719,15 @@ class Penalty(models.Model):
         related_name="penalties",
         verbose_name=_("match"),
     )
+    # The failed deck check this penalty was issued for (rule 1−2−4), if any.
+    deck_check = models.ForeignKey(
+        "DeckCheck",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="penalties",
+        verbose_name=_("deck check"),
+    )
     created_at = models.DateTimeField(_("issued"), auto_now_add=True)
 
     class Meta:
@@ -741,6 +750,61 @@ class Penalty(models.Model):
     def deviated(self) -> bool:
         """The judge issued another penalty than the list suggested."""
         return bool(self.suggested_kind) and self.suggested_kind != self.kind
+
+
+class DeckCheckMethod(models.TextChoices):
+    PASTE = "paste", _("Pasted list")
+    COUNT = "count", _("Counted per card")
+
+
+class DeckCheck(models.Model):
+    """A judge's comparison of a player's physical deck and sideboard with the registered
+    list, between games (rule 1−2−4: only swaps that keep the deck size, with cards from
+    the registered sideboard). Written once by ``services.deck_checks.record_deck_check``;
+    ``result`` is the engine's report (``decks.engine.deckcheck``)."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="deck_checks", verbose_name=_("event")
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.PROTECT,
+        related_name="deck_checks",
+        verbose_name=_("registration"),
+    )
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="deck_checks",
+        verbose_name=pgettext_lazy("round", "round"),
+    )
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("judge"),
+    )
+    method = models.CharField(_("entered as"), max_length=10, choices=DeckCheckMethod.choices)
+    # The registered list compared with (a snapshot: a later decklist change keeps this).
+    registered_text = models.TextField(_("registered decklist"), blank=True)
+    counted_text = models.TextField(_("counted cards (as pasted)"), blank=True)
+    # {"main": [[name, set code or null, count], …], "side": […]}
+    counted = models.JSONField(_("counted cards"), default=dict)
+    result = models.JSONField(_("result"), default=dict)
+    ok = models.BooleanField(_("deck matches the list"))
+    note = models.TextField(_("note"), blank=True)
+    created_at = models.DateTimeField(_("checked"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "-created_at", "-id"]
+        verbose_name = _("deck check")
+        verbose_name_plural = _("deck checks")
+        indexes = [models.Index(fields=["event", "-created_at"], name="deckcheck_event_time")]
+
+    def __str__(self) -> str:
+        return f"{self._meta.verbose_name} #{self.pk}"
 
 
 class AuditEntry(models.Model):

@@ -3,6 +3,7 @@ from django.urls import path
 from . import (
     views,
     views_bracket,
+    views_deckcheck,
     views_event,
     views_exports,
     views_live,
@@ -46,4 +47,5 @@ urlpatterns += (
     + views_exports.urlpatterns
     + views_live.urlpatterns
     + views_metagame.event_urlpatterns
+    + views_deckcheck.urlpatterns
 )

@@ -66,6 +66,7 @@ from tests.factories import CardFactory, CardSetFactory, GameFactory, PrintingFa
 from tournaments import exports, services
 from tournaments.demo import games_for, play_round
 from tournaments.models import EventStaff, Match, Registration, StaffRole
+from tournaments.services import deck_checks
 
 from .factories import new_event, open_event, register_all
 
@@ -182,6 +183,7 @@ B_MATCH_IN_A = {"pk": "@A", "match_id": "@B.match"}
 A_REGISTRATION = {"pk": "@A", "registration_id": "@A.registration"}
 B_REGISTRATION_IN_A = {"pk": "@A", "registration_id": "@B.registration"}
 D = {"pk": "@D"}
+A_DECK_CHECK = {"pk": "@A", "check_id": "@A.deck_check"}
 
 API_A = {"event_pk": "@A"}
 API_A_REGISTRATION = {"event_pk": "@A", "pk": "@A.registration"}
@@ -195,6 +197,7 @@ API_B_MATCH_IN_A = {"event_pk": "@A", "pk": "@B.match"}
 GP = "GET POST"  # a form view: GET shows it, POST sends it (read-only views are "GET")
 PLAYER_BODY = {"reason": "Moving on."}
 DECK_FORM = {"decklist": LEGAL_DECK}
+DECK_CHECK_FORM = {"method": "paste", "paste-counted_text": LEGAL_DECK}
 
 # fmt: off
 SPECS = [
@@ -281,6 +284,14 @@ SPECS = [
     Spec("tournaments:player_penalty", "POST", B_REGISTRATION_IN_A, NOBODY, STAFF, "other-event", data=PENALTY_FORM),
     Spec("tournaments:late_entry", GP, A, STAFF, data={"username": "outsider", "decklist": LEGAL_DECK}),
     Spec("tournaments:late_entry", GP, D, STAFF, PRIVATE, "draft-event", data={"username": "outsider"}),
+    # --- staff: deck checks (rule 1−2−4) ---------------------------------------------------
+    Spec("tournaments:deck_check_list", "GET", A, STAFF),
+    Spec("tournaments:deck_check_list", "GET", D, STAFF, PRIVATE, "draft-event"),
+    Spec("tournaments:deck_check_pick", "GET", A, STAFF),
+    Spec("tournaments:deck_check_new", GP, A_REGISTRATION, STAFF, data=DECK_CHECK_FORM),
+    Spec("tournaments:deck_check_new", GP, B_REGISTRATION_IN_A, NOBODY, STAFF, "other-event", data=DECK_CHECK_FORM),
+    Spec("tournaments:deck_check_detail", "GET", A_DECK_CHECK, STAFF),
+    Spec("tournaments:deck_check_penalty", GP, A_DECK_CHECK, STAFF, data=PENALTY_FORM),
     # --- staff: rounds and results ---------------------------------------------------------
     Spec("tournaments:generate_round", "POST", A, MANAGERS),
     Spec("tournaments:generate_round", "POST", D, MANAGERS, PRIVATE, "draft-event"),
@@ -399,6 +410,11 @@ SPECS = [
     Spec("event-decklist-detail", "GET", API_A_REGISTRATION, STAFF | {PLAYER}, EVERYONE),
     Spec("event-audit-list", "GET", API_A, STAFF, login=True),
     Spec("event-audit-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event", login=True),
+    Spec("event-deck-check-list", "GET", API_A, STAFF, login=True),
+    Spec("event-deck-check-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event", login=True),
+    Spec("event-deck-check-list", "POST", API_A, STAFF, data={"registration": "@A.registration", "counted_text": LEGAL_DECK}),
+    Spec("event-deck-check-detail", "GET", {"event_pk": "@A", "pk": "@A.deck_check"}, STAFF, login=True),
+    Spec("event-deck-check-penalty", "POST", {"event_pk": "@A", "pk": "@A.deck_check"}, STAFF, data={"kind": "warning"}),
     Spec("event-export-list", "GET", API_A, EVERYONE, data={"kind": "standings", "format": "csv"}),
     Spec("event-export-list", "GET", {"event_pk": "@A2"}, STAFF, PRIVATE, "draft-round", data={"kind": "pairings", "format": "json", "round": "@A2.round"}),
     Spec("event-export-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event", data={"kind": "decklists", "format": "csv"}),
@@ -481,6 +497,7 @@ WORLD_NAMES = (
     "A, A2, B, D: event ids; A.round, A2.round: round numbers (A's published, A2's draft); "
     "A.match, A2.match, B.match: match ids (PLAYER's match in A and A2, PLAYER_B's in B), "
     "with .version; A.registration (PLAYER's), B.registration (PLAYER_B's); A.penalty; "
+    "A.deck_check (a failed deck check of PLAYER); "
     "A.judge_staff, B.judge_staff: EventStaff ids; job: PLAYER's finished export of A's "
     "standings; site_admin: the superuser's id; deck (PLAYER's), card, ruling, section."
 )
@@ -568,6 +585,13 @@ def build_world() -> SimpleNamespace:
     penalty = services.issue_penalty(
         registration_a, actor=judge, kind="warning", infraction="Slow play"
     )
+    # A failed deck check of PLAYER in round 2 (one スワティ missing).
+    deck_check = deck_checks.record_deck_check(
+        registration_a,
+        actor=judge,
+        counted_text=LEGAL_DECK.replace("42 スワティ", "41 スワティ"),
+        round_=round_a,
+    )
 
     # A2: the same staff and players; round 2 generated, not published.
     event_a2 = _staffed(
@@ -631,6 +655,7 @@ def build_world() -> SimpleNamespace:
         "A.registration": registration_a.pk,
         "B.registration": Registration.objects.get(event=event_b, player=player_b).pk,
         "A.penalty": penalty.pk,
+        "A.deck_check": deck_check.pk,
         "A.judge_staff": EventStaff.objects.get(event=event_a, user=judge).pk,
         "B.judge_staff": EventStaff.objects.get(event=event_b, user=judge_b).pk,
         "job": job.pk,

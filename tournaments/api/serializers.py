@@ -569,3 +569,115 @@ class AuditEntrySerializer(serializers.ModelSerializer):
             "after",
         ]
         read_only_fields = fields
+
+
+# --- deck checks (rule 1−2−4) -------------------------------------------------------------
+
+
+class CountedCardSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, help_text="The card's name, in any spelling.")
+    printing = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        default=None,
+        help_text="A set code or name (`base`, `βedition`); empty: any printing.",
+    )
+    main = serializers.IntegerField(min_value=0, max_value=999, default=0)
+    side = serializers.IntegerField(min_value=0, max_value=999, default=0)
+
+
+class DeckCheckInputSerializer(StrictInputSerializer):
+    registration = serializers.IntegerField(help_text="The id of the player's registration.")
+    round = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The number of the round being played."
+    )
+    counted_text = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The cards on the table as a decklist (the sideboard under a heading).",
+    )
+    cards = CountedCardSerializer(
+        many=True,
+        required=False,
+        default=list,
+        help_text="Or the copies counted per card, in the deck (`main`) and sideboard "
+        "(`side`); both may be given.",
+    )
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class DeckCheckSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    registration = serializers.IntegerField(source="registration_id")
+    player = serializers.CharField(source="registration.player.username")
+    round = serializers.IntegerField(source="round.number", default=None)
+    judge = serializers.CharField(source="judge.username")
+    method = serializers.CharField(help_text="`count` (per card) or `paste`.")
+    ok = serializers.BooleanField(
+        help_text="True when the cards are the registered list after legal swaps (1−2−4)."
+    )
+    result = serializers.SerializerMethodField(
+        help_text="Deck and sideboard sizes counted and registered, the swaps made and every "
+        "discrepancy (`code`, `rule`, `name`, `count`, `printing`, `found_printing`, "
+        "`message_en`, `message_ja`, `message` in the request's language)."
+    )
+    counted = serializers.JSONField(
+        help_text='{"main": [[name, set code or null, copies], …], "side": […]}'
+    )
+    counted_text = serializers.CharField()
+    note = serializers.CharField()
+    penalties = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    @extend_schema_field(serializers.DictField())
+    def get_result(self, check) -> dict:
+        language = (get_language() or "en").lower()
+        key = "message_ja" if language.startswith("ja") else "message_en"
+        result = dict(check.result)
+        result["discrepancies"] = [
+            {**item, "message": item.get(key, "")} for item in result.get("discrepancies", [])
+        ]
+        return result
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_penalties(self, check) -> list[int]:
+        return [penalty.pk for penalty in check.penalties.all()]
+
+
+class DeckCheckPenaltyInputSerializer(StrictInputSerializer):
+    # A plain string checked below: a second enum of the same penalty kinds under the
+    # name "kind" makes the schema's enum names collide (drf-spectacular).
+    kind = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="`warning`, `game_loss`, `match_loss` or `disqualification`; left out: "
+        "the penalty the list suggests for the infraction.",
+    )
+    infraction_code = serializers.SlugField(
+        required=False,
+        allow_blank=True,
+        default="deck_mismatch",
+        help_text="Default `deck_mismatch` (the deck differs from its list).",
+    )
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default=None,
+        allow_null=True,
+        help_text="Left out: the deck check's discrepancies, in the request's language.",
+    )
+    match = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Match id; needed for game and match losses."
+    )
+
+    def validate_kind(self, value: str) -> str:
+        if value and value not in PenaltyKind.values:
+            raise serializers.ValidationError(_("Unknown penalty."))
+        return value
+
+
+class DeckCheckPenaltySerializer(PenaltySerializer):
+    deck_check = serializers.IntegerField(source="deck_check_id", allow_null=True)

@@ -18,6 +18,8 @@ Routes (registered in ``config/urls.py`` under ``api/v1/``)::
     events/{event_pk}/penalties/              list, retrieve          (views_lists.py)
     events/{event_pk}/decklists/              list, retrieve          (views_lists.py)
     events/{event_pk}/audit/                  list                    (views_lists.py)
+    events/{event_pk}/deck-checks/            list, create, retrieve; penalty
+                                                                      (views_deckcheck.py)
 
 An event the caller may not see is a 404 on every route under it; a missing permission on
 a visible object is a 403 (the policy's rule). Every error, domain or DRF, is answered by
@@ -796,3 +798,6 @@ def register_routes(router, prefix: str = "events") -> None:
     from . import views_lists
 
     views_lists.register_routes(router, nested)
+    from . import views_deckcheck
+
+    views_deckcheck.register_routes(router, nested)

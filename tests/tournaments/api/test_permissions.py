@@ -89,6 +89,16 @@ def commands(event_pk, f, match, round_number, staff_id) -> list[Command]:
         ),
         Command("staff-remove", "delete", f"{base}/staff/{staff_id}/", None, "organizer"),
         Command("audit", "get", f"{base}/audit/", None, "staff", True),
+        # deck checks (rule 1−2−4)
+        Command("deck-checks", "get", f"{base}/deck-checks/", None, "staff", True),
+        Command(
+            "deck-check",
+            "post",
+            f"{base}/deck-checks/",
+            {"registration": registration, "counted_text": LEGAL_DECK},
+            "staff",
+            True,
+        ),
         # rounds
         Command("publish", "post", f"{rounds}/publish/", {}, "manager"),
         Command("start-clock", "post", f"{rounds}/start-clock/", {}, "manager"),
@@ -216,7 +226,15 @@ def test_role_table_covers_the_brief(setting):
     # staff management.
     f, match, staff_id = setting
     table = {c.name: c.level for c in commands(f.event.pk, f, match, 4, staff_id)}
-    for name in ("staff-list", "audit", "late-entry", "penalty", "override"):
+    for name in (
+        "staff-list",
+        "audit",
+        "late-entry",
+        "penalty",
+        "override",
+        "deck-checks",
+        "deck-check",
+    ):
         assert table[name] == "staff"
     for name in (
         "update",

@@ -22,6 +22,8 @@ OPERATIONS = {
     ("/api/v1/events/{event_pk}/decklists/{id}/", "get"): {"200", "404"},
     ("/api/v1/events/{event_pk}/staff/", "get"): {"200", "403", "404"},
     ("/api/v1/events/{event_pk}/audit/", "get"): {"200", "403", "404"},
+    ("/api/v1/events/{event_pk}/deck-checks/", "get"): {"200", "403", "404"},
+    ("/api/v1/events/{event_pk}/deck-checks/{id}/", "get"): {"200", "403", "404"},
 }
 COMMANDS = [
     "/api/v1/events/{id}/register/",
@@ -50,6 +52,8 @@ NEW_COMMANDS = [
     ("/api/v1/events/{event_pk}/rounds/{number}/close/", "post", None),
     ("/api/v1/events/{event_pk}/rounds/{number}/repair/", "post", "ReasonInput"),
     ("/api/v1/events/{event_pk}/rounds/{number}/edit-pairing/", "post", "EditPairingInput"),
+    ("/api/v1/events/{event_pk}/deck-checks/", "post", "DeckCheckInput"),
+    ("/api/v1/events/{event_pk}/deck-checks/{id}/penalty/", "post", "DeckCheckPenaltyInput"),
 ]
 NEW_READS = [
     ("/api/v1/events/{event_pk}/staff/", "get"),
@@ -59,6 +63,8 @@ NEW_READS = [
     ("/api/v1/events/{event_pk}/decklists/", "get"),
     ("/api/v1/events/{event_pk}/decklists/{id}/", "get"),
     ("/api/v1/events/{event_pk}/audit/", "get"),
+    ("/api/v1/events/{event_pk}/deck-checks/", "get"),
+    ("/api/v1/events/{event_pk}/deck-checks/{id}/", "get"),
 ]
 ERROR_REF = "#/components/schemas/Error"
 
