@@ -53,7 +53,10 @@ ENGINE_TEXTS = {
         "A game was entered after a player had already won two: a match ends there."
     ),
     "too_many_games": _("A match is at most three games."),
-    "undecided_game": _("A game is undecided (equal HP when time ran out): a judge decides it."),
+    "undecided_game": _(
+        "A game is undecided (time ran out with no winner by the game's rules, e.g. equal "
+        "HP): a judge decides it."
+    ),
     "winner_required": _("This match needs a winner: play a deciding game or let a judge decide."),
     "record_below_fixed_games": _(
         "A game loss given as a penalty is already part of this match: the result must "

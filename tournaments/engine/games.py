@@ -71,7 +71,9 @@ class GameOutcome(StrEnum):
     PLAYER1 = "player1"
     PLAYER2 = "player2"
     DRAW = "draw"
-    UNDECIDED = "undecided"  # time-out with equal HP under "more HP wins": a judge decides
+    # A time-out where a winner is needed but none follows from the game's rules (equal HP
+    # under "more HP wins", or a game without a time-out tiebreak): a judge decides.
+    UNDECIDED = "undecided"
 
 
 class TimeoutPolicy(StrEnum):
@@ -443,7 +445,8 @@ class MatchRecord:
             else:
                 raise InvalidMatchRecord(
                     "undecided_game",
-                    f"game {number} is undecided (equal HP at time-out): a judge must decide it",
+                    f"game {number} is undecided (time ran out and no winner follows from the "
+                    "game's rules, e.g. equal HP): a judge must decide it",
                 )
         return cls(wins, losses, draws)
 
