@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from cardpool.printings import (
     BY_DATE,
@@ -23,6 +24,14 @@ from tests.factories import CardFactory, CardSetFactory, PrintingFactory
 JAN = dt.date(2002, 1, 15)
 MAR = dt.date(2002, 3, 1)
 JUN = dt.date(2002, 6, 1)
+
+
+@pytest.fixture(autouse=True)
+def _site_language_afterwards():
+    # A request in Japanese leaves Japanese active in this thread; later tests expect
+    # the site's default.
+    yield
+    translation.deactivate()
 
 
 def pick(*items):

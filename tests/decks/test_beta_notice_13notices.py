@@ -9,6 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from tests.decks.conftest import BAN_DAY, DAY_BEFORE_BAN
 
@@ -37,6 +38,14 @@ def _fresh_throttle_counts():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _site_language_afterwards():
+    # A request in Japanese leaves Japanese active in this thread; later tests expect
+    # the site's default.
+    yield
+    translation.deactivate()
 
 
 def check_page(client, as_of, **extra):
