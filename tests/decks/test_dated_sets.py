@@ -155,3 +155,14 @@ def test_admin_format_page_refused_to_a_non_staff_user(client, crossover):
     response = client.get(reverse("admin:decks_format_change", args=[crossover.pk]))
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_legal_set_of_another_game_is_refused_by_name(crossover):
+    from django.core.exceptions import ValidationError
+
+    from tests.factories import CardSetFactory, GameFactory
+
+    other = CardSetFactory(game=GameFactory(slug="other-game"), code="x1", name="Other set")
+    with pytest.raises(ValidationError) as refused:
+        LegalSet(format=crossover, card_set=other).full_clean()
+    assert refused.value.message_dict == {"card_set": ["The set belongs to another game."]}
