@@ -543,3 +543,29 @@ def test_match_slips_show_each_players_registered_sideboard_count_2_1_3(
         ["Sideboard: 5 cards", "Sideboard: 5 cards", "Sideboard: 0 cards", "Sideboard: 0 cards"]
     )
     assert "Confirm each other’s sideboard count before the match (rule 2−1−3)." in body
+
+
+def test_a_registered_card_the_pool_no_longer_knows_can_still_be_counted(checked, judge):
+    # The pool was edited after registration: "消えたカード" resolves to nothing now, but
+    # the judge can count it under its registered name (per card or pasted).
+    _event, registrations, _round = checked
+    registration = registrations[0]
+    text = REGISTERED.replace("44 スワティ", "43 スワティ\n1 消えたカード")
+    registration.__class__.objects.filter(pk=registration.pk).update(deck_text=text)
+    pasted = services_record(registration, judge, counted_text=text)
+    assert pasted.ok is True
+    cards = [
+        CountedCard("森原 さとみ", None, main=4),
+        CountedCard("狡猾フィーリア", "base", main=2, side=2),
+        CountedCard("スワティ", None, main=43, side=3),
+        CountedCard("消えたカード", None, main=0),
+    ]
+    counted = services_record(registration, judge, cards=cards)
+    assert [(d["code"], d["name"], d["count"]) for d in counted.result["discrepancies"]] == [
+        ("DECK_SIZE_CHANGED", "", 0),
+        ("MISSING", "消えたカード", 1),
+    ]
+    # A card that is neither in the pool nor on the list is still refused.
+    with pytest.raises(services.InvalidInput) as refused:
+        services_record(registration, judge, counted_text=text + "1 だれか\n")
+    assert refused.value.code == "counted_unreadable"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count, QuerySet
 
+from cardpool.names import name_key
 from decks.engine.check import Entry, resolve
 from decks.engine.deckcheck import DeckCheckResult, compare_physical, counts_from_entries
 from decks.engine.model import MAIN, SIDE
@@ -113,11 +114,21 @@ def registered_list(registration: Registration, loaded: LoadedPool, rules=None) 
 
 
 def _counted_entries(
-    loaded: LoadedPool, rules, counted_text: str, cards: Iterable[CountedCard]
+    loaded: LoadedPool,
+    rules,
+    counted_text: str,
+    cards: Iterable[CountedCard],
+    registered: Iterable[Entry] = (),
 ) -> list[Entry]:
     """The counted cards as engine entries; an unreadable line or an unknown card or
-    printing is an error naming it."""
+    printing is an error naming it. A card of the registered list that the pool no longer
+    knows (edited since) may still be counted under its registered name."""
     entries: list[Entry] = []
+    unresolved = {
+        name_key(entry.card.name): entry.card
+        for entry in registered
+        if entry.unresolved and entry.card.key.startswith("?")
+    }
     if counted_text.strip():
         if len(counted_text) > MAX_TEXT:
             raise InvalidInput(
@@ -126,6 +137,11 @@ def _counted_entries(
                 field="counted_text",
             )
         parsed, problems = resolve(parse_decklist(counted_text), rules, loaded.pool)
+        problems = [
+            problem
+            for problem in problems
+            if not (problem.code == "UNKNOWN_CARD" and name_key(problem.cards[0]) in unresolved)
+        ]
         if problems:
             raise InvalidInput(
                 "counted_unreadable",
@@ -153,7 +169,7 @@ def _counted_entries(
                     index=index,
                     name=item.name,
                 )
-        card = loaded.pool.lookup(item.name)
+        card = loaded.pool.lookup(item.name) or unresolved.get(name_key(item.name))
         if card is None:
             raise InvalidInput(
                 "unknown_card",
@@ -163,7 +179,7 @@ def _counted_entries(
                 name=item.name,
             )
         set_code = None
-        if item.printing:
+        if item.printing and not card.key.startswith("?"):
             set_code = loaded.pool.resolve_set(item.printing)
             if set_code is None or card.printing(set_code) is None:
                 raise InvalidInput(
@@ -204,7 +220,9 @@ def compare(
     loaded = loaded or load_pool(fmt.game)
     rules = format_rules(fmt)
     registered = registered_list(registration, loaded, rules)
-    counted_entries = _counted_entries(loaded, rules, counted_text or "", list(cards))
+    counted_entries = _counted_entries(
+        loaded, rules, counted_text or "", list(cards), registered.entries
+    )
     reg_main, reg_side = counts_from_entries(registered.entries)
     seen_main, seen_side = counts_from_entries(counted_entries)
     result = compare_physical(
