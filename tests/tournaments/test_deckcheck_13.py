@@ -569,3 +569,21 @@ def test_a_registered_card_the_pool_no_longer_knows_can_still_be_counted(checked
     with pytest.raises(services.InvalidInput) as refused:
         services_record(registration, judge, counted_text=text + "1 だれか\n")
     assert refused.value.code == "counted_unreadable"
+
+
+def test_audit_log_page_reads_deck_checks_in_both_languages(checked, judge):
+    event, registrations, round_ = checked
+    check = services_record(registrations[1], judge, counted_text=GROWN, round_=round_)
+    match = round_.matches.get(participants__registration=registrations[1])
+    deck_checks.issue_deck_check_penalty(
+        check, actor=judge, infraction=deck_checks.deck_mismatch_infraction(event), match=match
+    )
+    url = reverse("tournaments:audit_log", args=[event.pk])
+    body = text_of(page_client(judge).get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Deck check of player002" in body
+    assert "Penalty for the deck check of player002" in body
+    client = page_client(judge)
+    client.cookies["django_language"] = "ja"
+    body = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="ja"))
+    assert "player002のデッキチェック" in body
+    assert "player002のデッキチェックによるペナルティ" in body
