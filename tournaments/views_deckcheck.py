@@ -213,6 +213,7 @@ def deck_check_new(request, pk: int, registration_id: int):
                 actor=request.user,
                 round_=data["round"],
                 note=data["note"],
+                loaded=loaded,
                 **arguments,
             )
         except NotAllowed:
