@@ -239,9 +239,11 @@ def record_deck_check(
     cards: Iterable[CountedCard] | None = None,
     round_: Round | None = None,
     note: str = "",
+    loaded: LoadedPool | None = None,
 ) -> DeckCheck:
     """Compare the cards a judge counted (a pasted list, ``counted_text``, and/or counts
     per card, ``cards``) with the player's registered list and store the result.
+    ``loaded``: the game's card pool when the caller has it already.
 
     Side effects: the DeckCheck; audit entry ``deck_check.recorded`` about the
     registration (so it shows on the player's page). Raises NotAllowed (``not_staff``),
@@ -267,7 +269,9 @@ def record_deck_check(
         raise InvalidInput("nothing_counted", "paste the cards or count them", field="cards")
     if round_ is not None and round_.event_id != event.pk:
         raise InvalidInput("wrong_event", "the round belongs to another event", field="round")
-    result, counted, registered_text = compare(registration, counted_text=counted_text, cards=cards)
+    result, counted, registered_text = compare(
+        registration, counted_text=counted_text, cards=cards, loaded=loaded
+    )
     note = (note or "").strip()
     with transaction.atomic():
         check = DeckCheck.objects.create(
