@@ -105,10 +105,9 @@ ACTIONS: dict[str, Action] = {
     ),
     "penalty.issued": Action(_("Penalty issued"), _("%(penalty)s for %(player)s")),
     "deck_check.recorded": Action(_("Deck check"), _("Deck check of %(player)s")),
-    "deck_check.penalty_issued": Action(
-        _("Penalty for a deck check"), _("Penalty for the deck check of %(player)s")
-    ),
 }
+# A penalty issued for a failed deck check: its entry names the check ("deck_check").
+DECK_CHECK_PENALTY = _("%(penalty)s for %(player)s (deck check)")
 
 # The groups of the filter, by the action's prefix.
 GROUPS = {
@@ -142,7 +141,6 @@ LABELS = {
     "infraction": _("Infraction"),
     "deck_check_ok": _("Deck matches the registered list"),
     "discrepancies": _("Discrepancies found"),
-    "penalty_kind": _("Penalty"),
 }
 
 # Data kept for the record but not worth a line: counters, ids shown by another key, the
@@ -166,7 +164,6 @@ CHOICES = {
     "role": StaffRole,
     "kind": PenaltyKind,
     "suggested_kind": PenaltyKind,
-    "penalty_kind": PenaltyKind,
     "outcome": MatchOutcome,
     "stage": RoundStage,
     "tiebreak_profile": TiebreakProfile,
@@ -560,6 +557,8 @@ def _sentence(entry, event) -> str:
     action = ACTIONS.get(entry.action)
     if action is None:
         return _fallback(entry.action)
+    if entry.action == "penalty.issued" and after.get("deck_check"):
+        return str(DECK_CHECK_PENALTY) % names
     return str(action.sentence) % names
 
 

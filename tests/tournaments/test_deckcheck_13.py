@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from tournaments import audit_texts, services
+from tournaments import audit_texts, services, snapshots
 from tournaments.infractions import load_builtin_infractions
-from tournaments.models import AuditEntry, DeckCheck, Penalty, PenaltyKind
+from tournaments.models import AuditEntry, DeckCheck, EventRevision, Penalty, PenaltyKind
 from tournaments.services import deck_checks
 from tournaments.services.deck_checks import CountedCard
 
@@ -179,6 +179,44 @@ def test_record_deck_check_needs_a_player_who_plays(checked, judge):
     assert refused.value.code == "not_active"
 
 
+def without_tokens(response) -> str:
+    """The page, the per-render CSRF token and server time aside."""
+    body = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]*"', r"\1", response.content.decode())
+    return re.sub(r'data-server-now="[^"]*"', "", body)
+
+
+def revision(event) -> tuple[int, int]:
+    return EventRevision.objects.filter(event=event).values_list("number", "standings").get()
+
+
+def test_a_deck_check_leaves_the_standings_cached(checked, judge, monkeypatch):
+    """deck_check.recorded is one of audit.NOT_STANDINGS_ACTIONS: the event's revision moves,
+    its standings revision does not, and the standings page is served without computing
+    the standings again. Its penalty is a penalty.issued, which may cost a game: both move."""
+    event, registrations, round_ = checked
+    page = reverse("tournaments:standings", args=[event.pk])
+    visitor = page_client()
+    warm = visitor.get(page)
+    assert warm.status_code == 200
+    number, standings = revision(event)
+
+    check = services_record(registrations[1], judge, counted_text=GROWN, round_=round_)
+
+    assert revision(event) == (number + 1, standings)
+
+    def no_standings(*args, **kwargs):
+        raise AssertionError("the standings were computed again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(snapshots, "compute_standings", no_standings)
+        again = visitor.get(page)
+    assert again.status_code == 200
+    assert without_tokens(again) == without_tokens(warm)
+
+    deck_checks.issue_deck_check_penalty(check, actor=judge, infraction="x", kind="warning")
+    assert revision(event) == (number + 2, standings + 1)
+
+
 def test_issue_deck_check_penalty_links_the_penalty_and_audits(checked, judge):
     event, registrations, round_ = checked
     check = services_record(registrations[1], judge, counted_text=GROWN, round_=round_)
@@ -197,14 +235,15 @@ def test_issue_deck_check_penalty_links_the_penalty_and_audits(checked, judge):
     assert penalty.kind == PenaltyKind.GAME_LOSS
     assert penalty.infraction_ref == infraction
     assert penalty.note.startswith("The deck has 51 cards")
-    actions = list(
-        AuditEntry.objects.filter(action__in=["penalty.issued", "deck_check.penalty_issued"])
-        .order_by("id")
-        .values_list("action", flat=True)
-    )
-    assert actions == ["penalty.issued", "deck_check.penalty_issued"]
-    linked = AuditEntry.objects.get(action="deck_check.penalty_issued")
-    assert linked.after == {"deck_check": check.pk, "penalty_kind": "game_loss"}
+    # One entry, the penalty's, naming the deck check.
+    entries = list(AuditEntry.objects.filter(action__startswith="penalty.").order_by("id"))
+    assert [entry.action for entry in entries] == ["penalty.issued"]
+    assert entries[0].object_type == "penalty"
+    assert entries[0].object_id == penalty.pk
+    assert entries[0].after["deck_check"] == check.pk
+    assert entries[0].after["kind"] == "game_loss"
+    assert entries[0].after["match"] == match.pk
+    assert AuditEntry.objects.filter(action__startswith="deck_check.").count() == 1
     # One penalty per deck check.
     with pytest.raises(services.Conflict) as refused:
         deck_checks.issue_deck_check_penalty(
@@ -240,6 +279,27 @@ def test_audit_sentences_of_deck_checks_in_both_languages(checked, judge):
         ]
     with translation.override("ja"):
         assert audit_texts.entry_texts(entry, checked[0])["sentence"] == "aliceのデッキチェック"
+
+
+def test_audit_sentence_of_a_deck_check_penalty_in_both_languages(checked, judge):
+    _event, registrations, _round = checked
+    check = services_record(registrations[1], judge, counted_text=GROWN)
+    deck_checks.issue_deck_check_penalty(check, actor=judge, infraction="x", kind="warning")
+    entry = AuditEntry.objects.get(action="penalty.issued")
+    entry.person_name = "alice"
+    entry.penalty_kind = "warning"
+    with translation.override("en"):
+        texts = audit_texts.entry_texts(entry, checked[0])
+        assert texts["sentence"] == "Warning for alice (deck check)"
+        # the check's id is for the record, not a line of the diff
+        assert "Deck check" not in [label for label, _before, _after in texts["changes"]]
+    with translation.override("ja"):
+        sentence = audit_texts.entry_texts(entry, checked[0])["sentence"]
+        assert sentence == "aliceへの警告（デッキチェック）"
+    # a penalty issued without a deck check reads as before
+    entry.after = {**entry.after, "deck_check": None}
+    with translation.override("en"):
+        assert audit_texts.entry_texts(entry, checked[0])["sentence"] == "Warning for alice"
 
 
 # --- pages --------------------------------------------------------------------------------
@@ -581,9 +641,9 @@ def test_audit_log_page_reads_deck_checks_in_both_languages(checked, judge):
     url = reverse("tournaments:audit_log", args=[event.pk])
     body = text_of(page_client(judge).get(url, HTTP_ACCEPT_LANGUAGE="en"))
     assert "Deck check of player002" in body
-    assert "Penalty for the deck check of player002" in body
+    assert "Game loss for player002 (deck check)" in body
     client = page_client(judge)
     client.cookies["django_language"] = "ja"
     body = text_of(client.get(url, HTTP_ACCEPT_LANGUAGE="ja"))
     assert "player002のデッキチェック" in body
-    assert "player002のデッキチェックによるペナルティ" in body
+    assert "player002へのゲームロス（デッキチェック）" in body

@@ -26,9 +26,10 @@ def snapshot(obj: models.Model, fields: Iterable[str]) -> dict:
 
 
 # Changes that cannot alter the Swiss standings (results in open rounds, draft and
-# published rounds before they close, the staff list, decklists, the top cut): they bump
-# the event's revision but not its standings revision, so the standings stay cached
-# through the end-of-round burst of reports. Any other action bumps both.
+# published rounds before they close, the staff list, decklists, the top cut, a deck check
+# (its penalty is a ``penalty.issued``, which may cost a game)): they bump the event's
+# revision but not its standings revision, so the standings stay cached through the
+# end-of-round burst of reports. Any other action bumps both.
 NOT_STANDINGS_ACTIONS = frozenset(
     {
         "match.reported",
@@ -45,6 +46,7 @@ NOT_STANDINGS_ACTIONS = frozenset(
         "registration.decklist_submitted",
         "event.top_cut_generated",
         "round.bracket_advanced",
+        "deck_check.recorded",
     }
 )
 

@@ -330,8 +330,9 @@ def issue_deck_check_penalty(
     """Issue a penalty for a failed deck check (``services.issue_penalty``, with all its
     rules) and make it refer to the check, in one transaction.
 
-    Side effects: those of ``issue_penalty`` (audit entry ``penalty.issued``), the
-    penalty's ``deck_check``, audit entry ``deck_check.penalty_issued``. Raises what
+    Side effects: those of ``issue_penalty``, with the penalty's ``deck_check`` and
+    ``deck_check`` in its audit entry ``penalty.issued`` (on the player's page with the
+    penalty; the audit log reads it as a deck check's penalty). Raises what
     ``issue_penalty`` raises, and InvalidState (``deck_check_ok``) for a check that found
     the deck as registered, Conflict (``deck_check_has_penalty``) for a check that
     already has one."""
@@ -347,19 +348,15 @@ def issue_deck_check_penalty(
         registration = Registration.objects.select_related("event__format").get(
             pk=check.registration_id
         )
-        penalty = issue_penalty(
-            registration, actor=actor, kind=kind, infraction=infraction, note=note, match=match
-        )
-        Penalty.objects.filter(pk=penalty.pk).update(deck_check=check)
-        penalty.deck_check = check
-        audit.record(
-            event,
+        return issue_penalty(
+            registration,
             actor=actor,
-            action="deck_check.penalty_issued",
-            obj=registration,
-            after={"deck_check": check.pk, "penalty_kind": penalty.kind},
+            kind=kind,
+            infraction=infraction,
+            note=note,
+            match=match,
+            deck_check=check,
         )
-    return penalty
 
 
 def deck_checks_for(user, event: Event, access: policy.EventAccess | None = None) -> QuerySet:

@@ -20,6 +20,7 @@ from .. import infractions, policy
 from ..engine.games import GameEnd, GameReport
 from ..models import (
     SETTLED_MATCH_STATUSES,
+    DeckCheck,
     Event,
     EventState,
     Infraction,
@@ -78,6 +79,7 @@ def issue_penalty(
     infraction: str | Infraction = "",
     note: str = "",
     match: Match | None = None,
+    deck_check: DeckCheck | None = None,
 ) -> Penalty:
     """Record a penalty issued by a judge (any of the event's staff).
 
@@ -95,11 +97,15 @@ def issue_penalty(
     upgraded for the player's earlier penalties in the event) is issued; another ``kind``
     needs a ``note`` saying why. The suggestion is stored with the penalty.
 
+    ``deck_check``: the deck check (of this player) the penalty is issued for; the penalty
+    and its audit entry refer to it (``services.deck_checks.issue_deck_check_penalty``
+    checks it failed and has no penalty yet).
+
     Side effects: the Penalty, the match (version + 1 and a ResultReport of kind
     ``penalty`` when the record changes), the registration for a disqualification, audit
     entry ``penalty.issued``. Raises NotAllowed (``not_staff``), InvalidInput
     (``invalid_kind``, ``infraction_required``, ``match_required``, ``not_in_match``,
-    ``wrong_event``), InvalidState (``event_not_running``, ``not_active``,
+    ``wrong_event``, ``wrong_deck_check``), InvalidState (``event_not_running``, ``not_active``,
     ``round_not_open``, ``bye``, ``match_has_result``) or InvalidResult.
     """
     event = registration.event
@@ -119,6 +125,8 @@ def issue_penalty(
     infraction = (infraction or "").strip()
     if not infraction:
         raise InvalidInput("infraction_required", "name the infraction")
+    if deck_check is not None and deck_check.registration_id != registration.pk:
+        raise InvalidInput("wrong_deck_check", "the deck check is of another player")
     with transaction.atomic():
         event = lock(Event, event.pk)
         registration = lock(Registration, registration.pk)
@@ -167,6 +175,7 @@ def issue_penalty(
             note=note,
             round=round_,
             match=match,
+            deck_check=deck_check,
         )
         after = {
             "registration": registration.pk,
@@ -178,6 +187,8 @@ def issue_penalty(
         if listed is not None:
             after["infraction_code"] = listed.code
             after["suggested_kind"] = suggested
+        if deck_check is not None:
+            after["deck_check"] = deck_check.pk
         before = {}
         if kind in (PenaltyKind.GAME_LOSS, PenaltyKind.MATCH_LOSS) or (
             kind == PenaltyKind.DISQUALIFICATION
