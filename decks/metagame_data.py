@@ -29,11 +29,15 @@ NO_RULES = FormatRules(slug="", name="", game="")
 def _candidate_keys(parsed) -> set[str]:
     keys: set[str] = set()
     for line in parsed.lines:
-        names = [line.name]
-        if line.qualifier is not None:
-            names.append(f"{line.name}({line.qualifier})")
-        for name in names:
+        readings = [(line.name, line.qualifier)]
+        if line.bare_count is not None:
+            # "スワティ 31": the name without the number, if that is the card (resolve decides).
+            _count, name, qualifier = line.bare_count
+            readings.append((name, qualifier))
+        for name, qualifier in readings:
             keys.add(name_key(name))
+            if qualifier is not None:
+                keys.add(name_key(f"{name}({qualifier})"))
     return keys
 
 

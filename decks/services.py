@@ -13,10 +13,9 @@ from django.utils import timezone
 
 from cardpool.models import Card, CardSet, Game, Printing
 
-from .engine.check import Entry, Report, check_entries, resolve
+from .engine.check import Entry, Report, check_decklist, check_entries
 from .engine.model import MAIN, CardInfo, CardPool, FormatRules, PrintingInfo
 from .engine.model import BanEntry as BanRule
-from .engine.parser import parse_decklist
 from .models import Deck, DeckCheck, DeckEntry, Format, RecheckJob
 
 logger = logging.getLogger(__name__)
@@ -126,8 +125,7 @@ def check_text(text: str, fmt: Format, as_of: dt.date, loaded: LoadedPool | None
     """Check a pasted decklist against a stored format."""
     loaded = loaded or load_pool(fmt.game)
     rules = format_rules(fmt)
-    entries, problems = resolve(parse_decklist(text), rules, loaded.pool)
-    return check_entries(entries, rules, as_of, problems=problems)
+    return check_decklist(text, rules, as_of, loaded.pool)
 
 
 class DeckNotStorable(Exception):

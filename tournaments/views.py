@@ -544,11 +544,17 @@ def _my_match_body(
         context.update(
             chosen=chosen,
             clock_placeholder=mark_safe(clock) if clock else None,  # our own constant
+            # Built only for a viewer who may report: it needs the game's end rules.
             report_form=report_form
-            or ReportResultForm(
-                initial={"expected_version": match.version},
-                player1=names[0],
-                player2=names[1] or "",
+            or (
+                ReportResultForm(
+                    initial={"expected_version": match.version},
+                    player1=names[0],
+                    player2=names[1] or "",
+                    end_rules=services.results.game_end_rules(event),
+                )
+                if context["can_report"]
+                else None
             ),
             timeout_policy=services.results.timeout_policy(event, match.round).value,
         )
@@ -647,7 +653,12 @@ def report_result(request, pk: int, match_id: int):
             lambda saved: _reported_text(saved, seat, opponent),
         )
         return _to_match(event, match)
-    form = ReportResultForm(request.POST, player1=names[0], player2=names[1] or "")
+    form = ReportResultForm(
+        request.POST,
+        player1=names[0],
+        player2=names[1] or "",
+        end_rules=services.results.game_end_rules(event),
+    )
     if form.is_valid():
         try:
             match = services.report_result(
@@ -685,7 +696,12 @@ def result_preview(request, pk: int, match_id: int):
     match = _visible_match(request, event, access, match_id)
     policy.require(policy.can_report(access, match) or policy.can_judge(access), "not_participant")
     names = (selectors.display_name(match.player1), selectors.display_name(match.player2))
-    form = ReportResultForm(request.POST, player1=names[0], player2=names[1] or "")
+    form = ReportResultForm(
+        request.POST,
+        player1=names[0],
+        player2=names[1] or "",
+        end_rules=services.results.game_end_rules(event),
+    )
     context = {"names": names}
     if form.is_valid():
         try:

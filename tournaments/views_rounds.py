@@ -443,6 +443,7 @@ def match_result(request, pk: int, match_id: int):
         "player1": names[0],
         "player2": names[1] or "",
         "winner_required": match.round.stage == RoundStage.TOP_CUT,
+        "end_rules": services.results.game_end_rules(event),
     }
     form = OverrideResultForm(
         request.POST if request.method == "POST" else None,

@@ -385,3 +385,19 @@ def test_admin_game_page_is_refused_to_outsiders(client, django_user_model):
     response = client.get(reverse("admin:cardpool_game_change", args=[game.pk]))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("admin:login"))
+
+
+def test_match_page_report_form_follows_the_events_game(
+    client, monster_collection, crossover_match
+):
+    """The pages build the report form with the event's game's rules: a Monster Collection
+    player is never asked for HP, a CrossOver player's HP is capped at 30 (rule 1−4)."""
+    for (event, _round, match), has_hp in ((monster_collection, False), (crossover_match, True)):
+        client.force_login(match.player1.player)
+        url = reverse("tournaments:match", args=[event.pk, match.pk])
+        body = client.get(url).content.decode()
+        assert 'name="game1_end"' in body
+        assert ('name="game1_hp1"' in body) is has_hp
+        assert ('data-needs="hp"' in body) is has_hp
+        if has_hp:
+            assert 'name="game1_hp1" min="0" max="30"' in body

@@ -38,3 +38,16 @@ def test_lines_resolve_to_the_cards_and_their_printings(
 def test_no_text_no_query(django_assert_num_queries):
     with django_assert_num_queries(0):
         assert resolve_decklists(["", "# only a comment\n"], game_id=1) == [[], []]
+
+
+def test_a_bare_trailing_count_resolves_when_the_name_before_it_is_a_card(
+    crossover, cards, django_assert_num_queries
+):
+    # "スワティ 31": 31 copies of スワティ, since "スワティ 31" names no card (issue #13).
+    with django_assert_num_queries(2):
+        (lines,) = resolve_decklists(["スワティ 31\n森原 さとみ 4\n"], format_id=crossover.pk)
+    swati, satomi = cards["swati"], cards["satomi"]
+    assert lines == [
+        CardLine(swati.pk, "スワティ", 31, "main", "", "NAVIGATOR", ("空",), "base", "100"),
+        CardLine(satomi.pk, "森原 さとみ", 4, "main", "", "CHARACTER", ("火",), "base", "001"),
+    ]

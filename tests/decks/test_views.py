@@ -78,17 +78,18 @@ def test_check_page_shows_each_violation_next_to_its_line(client, crossover):
     assert "<dt>Deck</dt><dd>50</dd>" in body
     assert "<dt>Sideboard</dt><dd>1</dd>" in body
     assert (
-        '<li><code>BANNED</code> <span class="rule">rule 1−2−1</span>\n'
-        "    狡猾フィーリア (βedition printing) is banned on 2002-04-01.</li>"
+        '<li><strong class="report-heading">Banned card</strong> <span class="rule">rule 1−2−1'
+        '</span>\n    <span class="report-message">狡猾フィーリア (βedition printing) is banned'
+        " on 2002-04-01.</span></li>"
     ) in body
     assert (
         '<li value="3" class="bad"><span class="text">3 狡猾フィーリア (β)</span>\n'
         '    <span class="flag" title="狡猾フィーリア (βedition printing) is banned on '
-        '2002-04-01.">BANNED</span>\n  </li>'
+        '2002-04-01.">Banned card</span>\n  </li>'
     ) in body
     assert (
         '<li value="6" class="bad"><span class="text">1 ナイカード</span>\n'
-        '    <span class="flag" title="Unknown card “ナイカード” on line 6.">UNKNOWN_CARD</span>'
+        '    <span class="flag" title="Unknown card “ナイカード” on line 6.">Unknown card</span>'
     ) in body
     assert '<li value="2" class=""><span class="text">4 森原 さとみ</span>' in body
     assert body.count('class="bad"') == 2
@@ -97,7 +98,7 @@ def test_check_page_shows_each_violation_next_to_its_line(client, crossover):
 def test_check_page_same_deck_legal_the_day_before_the_ban(client, crossover):
     body = check(client, BETA_DECK, as_of="2002-03-31").content.decode()
     assert '<div class="verdict legal">' in body
-    assert "BANNED" not in body
+    assert "Banned card" not in body
 
 
 def test_check_page_htmx_returns_only_the_report(client, crossover):
@@ -108,7 +109,7 @@ def test_check_page_htmx_returns_only_the_report(client, crossover):
     assert "<form" not in body
     assert '<div class="verdict illegal">' in body
     assert "Not legal: 1 problem\n" in body
-    assert '">BANNED</span>' in body
+    assert '">Banned card</span>' in body
 
 
 def test_check_page_unknown_format_shows_a_field_error(client, crossover):
@@ -133,8 +134,8 @@ def test_check_page_in_japanese_shows_japanese_messages(client, crossover):
     body = check(client, BETA_DECK).content.decode()
     assert '<html lang="ja">' in body
     message = "〔狡猾フィーリア〕（βedition版）は2002-04-01時点で禁止カードです。"
-    assert f'<span class="flag" title="{message}">BANNED</span>' in body
-    assert f"\n    {message}</li>" in body
+    assert f'<span class="flag" title="{message}">禁止カード</span>' in body
+    assert f'<span class="report-message">{message}</span></li>' in body
     assert "is banned on" not in body
 
 
@@ -206,7 +207,7 @@ def test_create_illegal_deck_is_stored_with_a_warning(player_client, crossover):
     assert response.status_code == 200
     body = response.content.decode()
     assert "Saved, but the deck is not legal yet." in body
-    assert "<code>DECK_TOO_SMALL</code>" in body
+    assert '<strong class="report-heading">Deck too small</strong>' in body
     assert Deck.objects.get().checks.get().legal is False
 
 
@@ -219,8 +220,9 @@ def test_create_deck_with_unknown_card_shows_the_error_and_stores_nothing(player
     body = response.content.decode()
     assert "Some lines name no known card; fix them to save." in body
     assert (
-        "<li><code>UNKNOWN_CARD</code> Unknown card “森原さとみん” on line 2. "
-        "Did you mean 森原 さとみ?</li>"
+        '<li><strong class="report-heading">Unknown card</strong>\n'
+        '    <span class="report-message">Unknown card “森原さとみん” on line 2. '
+        "Did you mean 森原 さとみ?</span></li>"
     ) in body
     assert Deck.objects.count() == 0
     assert DeckEntry.objects.count() == 0

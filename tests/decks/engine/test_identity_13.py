@@ -51,7 +51,9 @@ def test_name_key_folds_wave_dash_variants(spelling):
     assert name_key(spelling) == "月〜星"
 
 
-@pytest.mark.parametrize("spelling", ["待って……", "待って…", "待って・・・", "待って...", "待って･･･"])
+@pytest.mark.parametrize(
+    "spelling", ["待って……", "待って…", "待って・・・", "待って...", "待って･･･"]
+)
 def test_name_key_folds_ellipsis_variants(spelling):
     assert name_key(spelling) == "待って…"
 
