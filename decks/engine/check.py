@@ -480,15 +480,19 @@ def _printings(
             "as_of": as_of.isoformat(),
             "printing_en": f" ({set_name} printing)" if set_name else "",
             "printing_ja": f"（{set_name}版）" if set_name else "",
+            "not_yet_en": "",
+            "not_yet_ja": "",
         }
+        details = {"set": set_code} if set_code else {}
+        later = _legal_later(rules, card, set_code, as_of) if code != "BANNED" else None
+        if later is not None:
+            day, label = later
+            values["not_yet_en"] = f" {label} is legal in this format from {day.isoformat()}."
+            values["not_yet_ja"] = f"{label}はこのフォーマットで{day.isoformat()}から使えます。"
+            details["legal_from"] = day.isoformat()
         violations.append(
             make_violation(
-                rules,
-                code,
-                values,
-                cards=(card.name,),
-                lines=_lines(group),
-                details={"set": set_code} if set_code else {},
+                rules, code, values, cards=(card.name,), lines=_lines(group), details=details
             )
         )
     notices = []
@@ -501,6 +505,26 @@ def _printings(
     if beta_check:
         notices.append(_beta_notice(list(beta_check.values())))
     return violations, notices
+
+
+def _legal_later(
+    rules: FormatRules, card: CardInfo, set_code: str | None, as_of: dt.date
+) -> tuple[dt.date, str] | None:
+    """The first day after ``as_of`` on which a printing the line could mean becomes legal
+    (a listed set not yet released, or dated later by the format), with the set's name."""
+    if rules.legal_sets is None or not rules.legal_from:
+        return None
+    codes = [set_code] if set_code else [p.set_code for p in card.printings]
+    later = sorted(
+        (rules.legal_from[code], code)
+        for code in codes
+        if code in rules.legal_sets and code in rules.legal_from and rules.legal_from[code] > as_of
+    )
+    if not later:
+        return None
+    day, code = later[0]
+    printing = card.printing(code)
+    return day, (printing.set_name or code) if printing else code
 
 
 def _beta_notice(groups: list[list[Entry]]) -> Notice:

@@ -46,12 +46,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "PRINTING_NOT_LEGAL": (
         "The {set_name} printing of {name} (line {line}) is not legal in this format; "
-        "another printing is.",
-        "{line}行目の〔{name}〕の{set_name}版はこのフォーマットで使えません（他の版は使えます）。",
+        "another printing is.{not_yet_en}",
+        "{line}行目の〔{name}〕の{set_name}版はこのフォーマットで使えません（他の版は使えます）。"
+        "{not_yet_ja}",
     ),
     "SET_NOT_LEGAL": (
-        "{name} (line {line}) has no printing in a set legal in this format.",
-        "{line}行目の〔{name}〕は、このフォーマットで使えるセットに収録されていません。",
+        "{name} (line {line}) has no printing in a set legal in this format.{not_yet_en}",
+        "{line}行目の〔{name}〕は、このフォーマットで使えるセットに収録されていません。{not_yet_ja}",
     ),
     "LEADER_COUNT": (
         "The deck needs exactly {expected} {card_type} card(s) beside it; {count} listed.",

@@ -63,7 +63,7 @@ def test_1_2_1_third_expansion_card_accepted_from_2002_04_02(crossover, third_ca
 def test_1_2_1_named_third_printing_both_sides_of_the_date(crossover, third_cards):
     before = services.check_text(THIRD_PRINTING_DECK, crossover, BAN_DAY)
     assert codes(before) == ["PRINTING_NOT_LEGAL"]
-    assert before.violations[0].details == {"set": "third"}
+    assert before.violations[0].details == {"set": "third", "legal_from": "2002-04-02"}
     assert services.check_text(THIRD_PRINTING_DECK, crossover, THIRD_DAY).legal
 
 

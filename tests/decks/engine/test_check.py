@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from decks.engine.check import Entry, check_entries
 from decks.engine.messages import MESSAGES
-from decks.engine.model import MAIN, SIDE, BanEntry
+from decks.engine.model import MAIN, SIDE, BanEntry, CardPool
 
 from .pools import (
     BAN_DAY,
@@ -27,11 +27,14 @@ from .pools import (
     SWATI,
     TAKIGUCHI,
     builtin_specs,
+    card,
     check,
+    crossover_cards,
     crossover_pool,
     crossover_rules,
     deck,
     filler_lines,
+    labels,
 )
 
 
@@ -335,17 +338,20 @@ def test_check_card_only_in_a_set_not_legal():
     assert violation.lines == (1,)
     assert (
         violation.message_en
-        == "桜庭 ひかる (line 1) has no printing in a set legal in this format."
+        == "桜庭 ひかる (line 1) has no printing in a set legal in this format. THIRD EXPANSION"
+        " is legal in this format from 2002-04-02."
     )
     assert violation.message_ja == (
         "1行目の〔桜庭 ひかる〕は、このフォーマットで使えるセットに収録されていません。"
+        "THIRD EXPANSIONはこのフォーマットで2002-04-02から使えます。"
     )
+    assert violation.details == {"legal_from": "2002-04-02"}
 
 
 def test_check_card_only_in_a_set_not_legal_named_with_its_set():
     report = check(deck("4 桜庭ひかる [third]", *filler_lines(46)))
     assert report.codes == ["SET_NOT_LEGAL"]
-    assert report.violations[0].details == {"set": "third"}
+    assert report.violations[0].details == {"set": "third", "legal_from": "2002-04-02"}
 
 
 def test_check_all_sets_legal_when_the_format_lists_none():
@@ -359,14 +365,14 @@ def test_check_printing_not_legal_when_another_printing_is():
     assert violation.rule == "1−2−1"
     assert violation.cards == (TAKIGUCHI,)
     assert violation.lines == (1,)
-    assert violation.details == {"set": "third"}
+    assert violation.details == {"set": "third", "legal_from": "2002-04-02"}
     assert violation.message_en == (
         "The THIRD EXPANSION printing of 滝口 洋介 (line 1) is not legal in this format; "
-        "another printing is."
+        "another printing is. THIRD EXPANSION is legal in this format from 2002-04-02."
     )
     assert violation.message_ja == (
         "1行目の〔滝口 洋介〕のTHIRD EXPANSION版はこのフォーマットで使えません"
-        "（他の版は使えます）。"
+        "（他の版は使えます）。THIRD EXPANSIONはこのフォーマットで2002-04-02から使えます。"
     )
     # Without the qualifier the legal base printing is meant.
     assert check(deck("4 滝口洋介", *filler_lines(46))).legal
@@ -665,3 +671,15 @@ def test_check_sideboard_below_a_raised_minimum_is_too_small():
     assert report.codes == ["SIDEBOARD_TOO_SMALL"]
     assert report.violations[0].rule == "1−2−4"
     assert dict(report.violations[0].details) == {"count": 2, "minimum": 5, "maximum": 20}
+
+
+def test_check_set_never_listed_says_no_date():
+    # FAIRY TALE is not in the format's legal sets at all: no "legal from" is promised.
+    fairy = card("妖精の歌", "EVENT", "", "fairytale")
+    pool = CardPool([*crossover_cards(), fairy], labels())
+    report = check(deck("4 妖精の歌", *filler_lines(46)), pool=pool)
+    assert report.codes == ["SET_NOT_LEGAL"]
+    assert report.violations[0].message_en == (
+        "妖精の歌 (line 1) has no printing in a set legal in this format."
+    )
+    assert report.violations[0].details == {}

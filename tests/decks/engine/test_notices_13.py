@@ -190,7 +190,7 @@ def test_1_2_1_named_third_printing_refused_before_accepted_after():
     before = check(text, as_of=BAN_DAY)
     assert before.codes == ["PRINTING_NOT_LEGAL"]
     assert before.violations[0].cards == (TAKIGUCHI,)
-    assert before.violations[0].details == {"set": "third"}
+    assert before.violations[0].details == {"set": "third", "legal_from": "2002-04-02"}
     assert check(text, as_of=THIRD_LEGAL_FROM).legal
 
 
