@@ -28,6 +28,7 @@ from .forms import (
     StaffDecklistForm,
 )
 from .models import EventState, PenaltyKind, RegistrationStatus
+from .services import deck_checks
 from .services.errors import NotAllowed, TournamentError
 from .services.registrations import next_pairing_round
 from .views import (
@@ -270,8 +271,9 @@ def _render_player_page(
     rejected_report=None,
 ):
     """The staff's page about one player: registration, decklist and report, matches,
-    penalties and the audit entries about them, with the forms that change them. A fixed
-    number of queries, however many matches, penalties or entries the player has."""
+    penalties, deck checks (linked: each is a page of its own) and the audit entries about
+    them, with the forms that change them. A fixed number of queries, however many
+    matches, penalties, deck checks or entries the player has."""
     if matches is None:
         matches = _player_matches(request, event, access, registration)
     actions = registration_actions(event, registration)
@@ -307,6 +309,14 @@ def _render_player_page(
         "penalty_effects": [
             (label, PENALTY_EFFECTS[value]) for value, label in PenaltyKind.choices
         ],
+        "deck_checks": list(
+            deck_checks.deck_checks_for(request.user, event, access).filter(
+                registration=registration
+            )
+        ),
+        "can_deck_check": event.state in deck_checks.CHECK_STATES
+        and registration.status == RegistrationStatus.REGISTERED
+        and bool(registration.deck_text),
         **deck_report_context(registration.deck_report, event.format),
         "rejected": deck_report_context(rejected_report, event.format) if rejected_report else None,
     }

@@ -874,6 +874,6 @@ def test_player_page_and_dashboard_query_counts_are_the_same_small_and_large(
                 assert client.get(url).status_code == 200
             counts[name].append(len(captured.captured_queries))
     # session, user, event, staff row, registration; then the player, their matches,
-    # penalties and audit entries
-    assert counts["player"] == [10, 10]
+    # penalties, deck checks and audit entries
+    assert counts["player"] == [11, 11]
     assert counts["dashboard"] == [11, 11]  # + the player list's count (it is paged)
