@@ -169,10 +169,21 @@ def _populate(user: User) -> None:
         Erratum(card=card, date=dt.date(2026, 1, 1), new_text="New text."), by=user
     )
     rules_services.delete_erratum(erratum, by=user)
-    from tournaments.models import Event, ExportJob
+    from tournaments.models import DeckCheck as TableDeckCheck
+    from tournaments.models import DeckCheckMethod, Event, ExportJob, Registration
 
     ExportJob.objects.create(
         event=Event.objects.first(), kind="standings", file_format="csv", created_by=user
+    )
+    registration = Registration.objects.select_related("event").first()
+    TableDeckCheck.objects.create(
+        event=registration.event,
+        registration=registration,
+        judge=user,
+        method=DeckCheckMethod.PASTE,
+        registered_text=registration.deck_text,
+        counted_text=registration.deck_text,
+        ok=True,
     )
 
 
