@@ -29,6 +29,7 @@ from .services import deck_checks
 from .services.errors import NotAllowed, TournamentError
 from .views import _event_and_access, error_text
 from .views_penalties import penalty_form_context
+from .views_players import player_match_rows
 
 PICK_LIMIT = 50
 
@@ -276,23 +277,8 @@ def _discrepancy_texts(check: DeckCheck) -> list[str]:
 
 def _player_matches(request, event, access, registration) -> list[tuple]:
     """The player's matches for the penalty form's select, latest first (one query)."""
-    matches = (
-        policy.matches_visible_to(request.user, event, access)
-        .filter(participants__registration=registration)
-        .select_related("round", "player1__player", "player2__player")
-        .order_by("-round__number")
-    )
-    choices = []
-    for match in matches:
-        opponent = match.player2 if match.player1_id == registration.pk else match.player1
-        opponent_name = selectors.display_name(opponent)
-        values = {"number": match.round.number, "table": match.table, "opponent": opponent_name}
-        if opponent_name is None:
-            label = _("Round %(number)s, table %(table)s: bye") % values
-        else:
-            label = _("Round %(number)s, table %(table)s against %(opponent)s") % values
-        choices.append((match, label))
-    return choices
+    rows = player_match_rows(request, event, access, registration)
+    return [(row["match"], row["label"]) for row in rows]
 
 
 @login_required

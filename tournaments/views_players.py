@@ -223,7 +223,7 @@ def _staff_registration(request, pk: int, registration_id: int):
     return event, access, registration
 
 
-def _player_matches(request, event, access, registration) -> list[dict]:
+def player_match_rows(request, event, access, registration) -> list[dict]:
     """The player's matches, latest round first, each with the opponent's name and the
     label used in the penalty form's select (one query)."""
     matches = (
@@ -275,7 +275,7 @@ def _render_player_page(
     them, with the forms that change them. A fixed number of queries, however many
     matches, penalties, deck checks or entries the player has."""
     if matches is None:
-        matches = _player_matches(request, event, access, registration)
+        matches = player_match_rows(request, event, access, registration)
     actions = registration_actions(event, registration)
     penalties = list(
         selectors.penalty_list(request.user, event, access)
@@ -416,7 +416,7 @@ PENALTY_DONE = {
 @require_POST
 def player_penalty(request, pk: int, registration_id: int):
     event, access, registration = _staff_registration(request, pk, registration_id)
-    matches = _player_matches(request, event, access, registration)
+    matches = player_match_rows(request, event, access, registration)
     form = bound_penalty_form(
         request, event, registration, [(row["match"], row["label"]) for row in matches]
     )
