@@ -181,6 +181,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for an enum that several inputs use under the same field name ("kind").
+    "ENUM_NAME_OVERRIDES": {"PenaltyKindEnum": "tournaments.models.PenaltyKind"},
 }
 
 # Celery. Without a broker every task runs in-process right away (eager), so the site

@@ -12,6 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from tournaments import audit_texts, services, snapshots
@@ -544,6 +545,29 @@ def test_api_penalty_from_a_deck_check(checked, judge):
     again = api_client(judge).post(api_url(event, check.pk, "penalty"), {}, format="json")
     assert again.status_code == 409
     assert again.json()["code"] == "deck_check_has_penalty"
+
+
+def test_api_penalty_refuses_an_unknown_kind_by_field(checked, judge):
+    event, registrations, _round = checked
+    check = services_record(registrations[1], judge, counted_text=GROWN)
+    response = api_client(judge).post(
+        api_url(event, check.pk, "penalty"), {"kind": "lecture"}, format="json"
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "invalid_input"
+    assert body["details"]["fields"] == {"kind": ['"lecture" is not a valid choice.']}
+    assert not Penalty.objects.filter(deck_check=check).exists()
+
+
+def test_api_penalty_kind_is_the_penalty_kinds_enum_in_the_schema(db):
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    kind = schema["components"]["schemas"]["DeckCheckPenaltyInput"]["properties"]["kind"]
+    refs = [item["$ref"].rsplit("/", 1)[1] for item in kind["oneOf"]]
+    assert refs == ["PenaltyKindEnum", "BlankEnum"]
+    assert schema["components"]["schemas"]["PenaltyKindEnum"]["enum"] == PenaltyKind.values
+    penalty = schema["components"]["schemas"]["PenaltyInput"]["properties"]["kind"]
+    assert {"$ref": "#/components/schemas/PenaltyKindEnum"} in penalty["oneOf"]
 
 
 def test_api_refuses_outsider_player_and_anonymous(checked, judge, outsider):

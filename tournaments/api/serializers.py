@@ -647,14 +647,13 @@ class DeckCheckSerializer(serializers.Serializer):
 
 
 class DeckCheckPenaltyInputSerializer(StrictInputSerializer):
-    # A plain string checked below: a second enum of the same penalty kinds under the
-    # name "kind" makes the schema's enum names collide (drf-spectacular).
-    kind = serializers.CharField(
+    # The schema names the penalty kinds' enum once (ENUM_NAME_OVERRIDES in settings).
+    kind = serializers.ChoiceField(
+        choices=PenaltyKind.choices,
         required=False,
         allow_blank=True,
         default="",
-        help_text="`warning`, `game_loss`, `match_loss` or `disqualification`; left out: "
-        "the penalty the list suggests for the infraction.",
+        help_text="Left out: the penalty the list suggests for the infraction.",
     )
     infraction_code = serializers.SlugField(
         required=False,
@@ -672,11 +671,6 @@ class DeckCheckPenaltyInputSerializer(StrictInputSerializer):
     match = serializers.IntegerField(
         required=False, allow_null=True, help_text="Match id; needed for game and match losses."
     )
-
-    def validate_kind(self, value: str) -> str:
-        if value and value not in PenaltyKind.values:
-            raise serializers.ValidationError(_("Unknown penalty."))
-        return value
 
 
 class DeckCheckPenaltySerializer(PenaltySerializer):
