@@ -13,6 +13,7 @@ version.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -180,6 +181,11 @@ class Event(models.Model):
     )
     # Seeds the engine's random order (pairings, last tiebreak): same seed, same pairings.
     pairing_seed = models.CharField(max_length=32, editable=False)
+    # Names the event in its event file (docs/event-file.md): importing the file again on
+    # another site finds the event it created the first time instead of making a second.
+    uid = models.UUIDField(
+        _("event file identifier"), default=uuid.uuid4, unique=True, editable=False
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
