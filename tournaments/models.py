@@ -909,3 +909,152 @@ class ExportJob(TrackedJob):
 
     def __str__(self) -> str:
         return self.filename or f"{self.event} {self.kind}.{self.file_format}"
+
+
+class TokenScope(models.TextChoices):
+    READ = "read", _("Read only")
+    WRITE = "write", _("Read and write")
+
+
+class ApiToken(models.Model):
+    """A personal API token, or one limited to one event (``event`` set) for its staff's
+    bots and stream overlays (``tournaments.tokens``).
+
+    The database holds only ``prefix`` (visible, to find the row) and the SHA-256 of the
+    whole token: the secret is shown once, when the token is made. A revoked token keeps
+    its row (``revoked_at``) so the owner still sees when it was used last."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="api_tokens",
+        verbose_name=_("event"),
+    )
+    name = models.CharField(_("name"), max_length=100)
+    scope = models.CharField(_("scope"), max_length=5, choices=TokenScope.choices)
+    prefix = models.CharField(_("prefix"), max_length=16, unique=True, editable=False)
+    secret_hash = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(scope__in=TokenScope.values), name="apitoken_scope_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "event"], name="apitoken_user_event")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class WebhookKind(models.TextChoices):
+    """What an outgoing webhook reports (``tournaments.webhooks``; docs/webhooks.md)."""
+
+    ROUND_PUBLISHED = "round.published", _("Round published")
+    RESULT_CONFIRMED = "result.confirmed", _("Result confirmed")
+    STANDINGS_CHANGED = "standings.changed", _("Standings changed")
+    EVENT_FINISHED = "event.finished", _("Event finished")
+
+
+class Webhook(models.Model):
+    """A URL the site POSTs an event's news to, signed with ``secret`` (HMAC-SHA256).
+
+    ``kinds`` lists the :class:`WebhookKind` values it wants. The URL was checked when it
+    was saved (no private or loopback target unless the settings allow them) and is
+    checked again at every send, after DNS resolution."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="webhooks", verbose_name=_("event")
+    )
+    url = models.URLField(_("URL"), max_length=500)
+    secret = models.CharField(_("secret"), max_length=200)
+    kinds = models.JSONField(_("events"), default=list)
+    active = models.BooleanField(_("active"), default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting")
+    SENDING = "sending", _("Sending")
+    DELIVERED = "delivered", _("Delivered")
+    FAILED = "failed", _("Failed")
+
+
+class WebhookDelivery(models.Model):
+    """One POST of one piece of news to one webhook: the outbox row.
+
+    Written in the transaction of the change it reports, so it is never lost; a worker
+    claims it (``sending`` with a lease), posts ``body`` (the exact bytes every attempt
+    sends and signs) and records the outcome. ``attempt_log`` keeps every attempt."""
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook")
+    )
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="webhook_deliveries", verbose_name=_("event")
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=WebhookKind.choices)
+    body = models.TextField(_("body"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
+    # When a task for it was last put on the queue (the sweeper does not queue it again
+    # within a lease), and until when the worker that claimed it may be sending.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveSmallIntegerField(_("status code"), null=True, blank=True)
+    last_error = models.TextField(_("error"), blank=True)
+    attempt_log = models.JSONField(default=list, blank=True, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    delivered_at = models.DateTimeField(_("delivered"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=DeliveryStatus.values), name="webhookdelivery_status_valid"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["event", "-created_at"], name="webhookdelivery_event_time"),
+            models.Index(fields=["status", "next_attempt_at"], name="webhookdelivery_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.webhook_id} ({self.status})"
