@@ -573,6 +573,32 @@ def _validated(players: Sequence[SwissPlayer]) -> None:
             )
 
 
+def evaluate_pairing(
+    players: Sequence[SwissPlayer],
+    pairs: Iterable[tuple[PlayerId, PlayerId]],
+    bye: PlayerId | None,
+) -> tuple[PairingObjective, PairingObjective]:
+    """The objective of a given pairing of ``players`` and the counting lower bound.
+
+    For pairings the pairer did not make (edited by hand, or read from a file): the same
+    terms :func:`pair_round` minimises, computed the same way. Pure; raises PairingError
+    for a player not in ``players``. Whether every player is paired once is the caller's
+    check (``explain.explain_round`` makes it).
+    """
+    _validated(players)
+    pool = _Pool(players, random.Random(0))
+    index = {pid: i for i, pid in enumerate(pool.ids)}
+
+    def at(pid: PlayerId) -> int:
+        try:
+            return index[pid]
+        except (KeyError, TypeError):
+            raise PairingError("unknown_player", f"player {pid!r} is not in the pool") from None
+
+    indexed = [(at(a), at(b)) for a, b in pairs]
+    return pool.objective(indexed, None if bye is None else at(bye)), pool.lower_bound()
+
+
 def pair_round(
     players: Sequence[SwissPlayer], *, round_number: int, seed: int | str = 0
 ) -> RoundPairing:
