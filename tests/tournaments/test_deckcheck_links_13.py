@@ -86,7 +86,7 @@ def test_player_page_links_a_deck_check_of_the_player(running, judge):
     body = text_of(client_of(judge).get(player_page(event, registrations[1])))
     new_url = reverse("tournaments:deck_check_new", args=[event.pk, registrations[1].pk])
     assert (
-        f'<a href="{new_url}">Deck check<span class="visually-hidden"> (player002)</span></a>'
+        f'<a href="{new_url}">New deck check<span class="visually-hidden"> (player002)</span></a>'
         in body
     )
     assert "No deck check yet." in body
