@@ -422,6 +422,8 @@ SPECS = [
     Spec("export-job-download", "GET", {"pk": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE, login=True),
     # --- the rest of the site: cards, decks, rules, accounts -------------------------------
     Spec("home", "GET", {}, EVERYONE, roles=SITE_ROLES),
+    # The venue poster (the laptop's address): whoever runs an event here, of any event.
+    Spec("venue_poster", "GET", {}, STAFF | {ORGANIZER_B, CO_ORGANIZER_B, JUDGE_B}),
     Spec("cardpool:card_list", "GET", {}, EVERYONE, roles=SITE_ROLES),
     Spec("cardpool:card_detail", "GET", {"pk": "@card"}, EVERYONE, roles=SITE_ROLES),
     Spec("decks:check", GP, {}, EVERYONE, roles=SITE_ROLES, data={"format": "crossover", "decklist": LEGAL_DECK}),
