@@ -280,8 +280,9 @@ class DeckCheck(models.Model):
     class Meta:
         ordering = ["-checked_at", "-id"]
         get_latest_by = ["checked_at", "id"]
-        verbose_name = _("deck check")
-        verbose_name_plural = _("deck checks")
+        # "deck check" is the judges' check of a physical deck at the table (tournaments).
+        verbose_name = _("legality check")
+        verbose_name_plural = _("legality checks")
 
     def __str__(self) -> str:
         return f"{self.deck} v{self.format_version} {self.as_of}"
