@@ -801,3 +801,6 @@ def register_routes(router, prefix: str = "events") -> None:
     from . import views_deckcheck
 
     views_deckcheck.register_routes(router, nested)
+    from . import views_why
+
+    views_why.register_routes(router, nested)
