@@ -255,3 +255,32 @@ EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)
 PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", default=600, minimum=1)
 # How often an open page asks whether its event changed (static/js/live.js, views_live).
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_SECONDS", default=20, minimum=1)
+
+# Outgoing webhooks (tournaments/webhooks.py, docs/webhooks.md). Targets on loopback,
+# private, link-local, multicast or reserved addresses are refused unless this is on (a
+# venue laptop posting to a bot on the same LAN; the tests' receiver on 127.0.0.1).
+WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS", default=False)
+# Seconds a receiver has to connect and answer (each socket operation).
+WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", default=5, minimum=1)
+# Attempts before a delivery fails for good; the waits between them (the last repeats).
+WEBHOOKS_MAX_ATTEMPTS = env_int("WEBHOOKS_MAX_ATTEMPTS", default=6, minimum=1)
+WEBHOOKS_RETRY_DELAYS = (30, 120, 600, 3600)
+# A delivery still "sending" this long after a worker claimed it is sent again (the worker
+# died mid-send); longer than WEBHOOKS_TIMEOUT allows a send to take.
+WEBHOOKS_LEASE_SECONDS = env_int("WEBHOOKS_LEASE_SECONDS", default=60, minimum=1)
+# How often Celery beat sends the due and the stuck deliveries to the workers.
+WEBHOOKS_SWEEP_SECONDS = env_int("WEBHOOKS_SWEEP_SECONDS", default=15, minimum=1)
+# The site's public address, for the links in the payload (e.g. https://example.org);
+# empty: links are paths.
+WEBHOOKS_SITE_URL = (env_str("WEBHOOKS_SITE_URL", default="") or "").rstrip("/")
+# A queue of their own for the webhook tasks (a slow receiver then never delays imports
+# and exports); empty: Celery's default queue.
+WEBHOOKS_QUEUE = env_str("WEBHOOKS_QUEUE", default="") or ""
+CELERY_BEAT_SCHEDULE = {
+    "webhooks-sweep": {
+        "task": "tournaments.sweep_webhooks",
+        "schedule": float(WEBHOOKS_SWEEP_SECONDS),
+        # A sweep nobody ran in time is dropped: the next one does the same work.
+        "options": {"expires": float(WEBHOOKS_SWEEP_SECONDS)},
+    },
+}

@@ -89,4 +89,8 @@ def record(
         after=after,
     )
     bump_revision(event.pk, standings=action not in NOT_STANDINGS_ACTIONS)
+    # The webhooks' outbox rows, in the same transaction (no query for other actions).
+    from .. import webhooks
+
+    webhooks.on_audit(event, action=action, target=target)
     return entry
