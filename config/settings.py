@@ -161,6 +161,9 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First: a request that carries an API token is judged by it (read-only and
+        # event-scoped limits are enforced there, tournaments/api/tokens.py).
+        "tournaments.api.tokens.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

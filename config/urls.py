@@ -11,6 +11,7 @@ from tournaments.accounts import signup
 from tournaments.api.exports import register_routes as register_export_routes
 from tournaments.api.views import register_routes as register_event_routes
 from tournaments.views_home import home
+from tournaments.views_tokens import account_urlpatterns as token_urlpatterns
 from tournaments.views_venue import venue_poster
 
 router = DefaultRouter()
@@ -28,6 +29,7 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("events/", include("tournaments.urls")),
     path("accounts/signup/", signup, name="signup"),
+    path("accounts/tokens/", include(token_urlpatterns)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("venue/poster/", venue_poster, name="venue_poster"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -12,6 +12,7 @@ from . import (
     views_players,
     views_public,
     views_rounds,
+    views_tokens,
     views_webhooks,
     views_why,
 )
@@ -53,5 +54,6 @@ urlpatterns += (
     + views_live.urlpatterns
     + views_metagame.event_urlpatterns
     + views_deckcheck.urlpatterns
+    + views_tokens.urlpatterns
     + views_webhooks.urlpatterns
 )

@@ -1,0 +1,138 @@
+"""``Authorization: Bearer <token>`` (or ``Token <token>``) for the API, beside sessions.
+
+:class:`ApiTokenAuthentication` is first in ``REST_FRAMEWORK["DEFAULT_AUTHENTICATION_
+CLASSES"]``, so a request that carries a token is judged by its token, even from a
+browser that is also signed in. It enforces the token's limits itself, before any view
+runs, because the views set their own ``permission_classes`` (a default permission class
+would not reach them):
+
+* a read-only token may use only GET, HEAD and OPTIONS (403 ``token_read_only``);
+* an event-scoped token may use its event's endpoints (``events/{id}/`` and everything
+  under it) and read elsewhere; another event's endpoints are refused, and so is a write
+  outside any event, such as making an event or a deck (403 ``token_wrong_event``,
+  ``token_event_only``).
+
+A token that does not authenticate is a 401 (``invalid_token``, ``token_revoked``,
+``user_inactive``, ``not_event_staff``). Every refusal has the API's
+``{"code", "message", "details"}`` shape, also on views that keep DRF's own error handler.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.permissions import SAFE_METHODS
+
+from .. import tokens
+from ..models import TokenScope
+from ..services.errors import TournamentError
+
+KEYWORDS = ("bearer", "token")
+# The event routes (tournaments.api.views.register_routes): the event itself is ``pk``
+# of the ``event`` viewset; everything under it has ``event_pk``.
+EVENT_VIEWSET_BASENAME = "event"
+
+
+class TokenRefused(TournamentError, exceptions.APIException):
+    """A refusal in the API's error shape under either exception handler: the
+    tournament views' handler reads it as a :class:`TournamentError`; DRF's own handler
+    answers with ``detail``, which is the whole body here."""
+
+    def __init__(self, code: str, message: str, http_status: int, **details) -> None:
+        super().__init__(code, message, **details)
+        self.http_status = self.status_code = http_status
+        self.detail = {"code": code, "message": message, "details": details}
+        if http_status == 401:
+            # DRF's own handler sends it as WWW-Authenticate (RFC 9110 asks for one).
+            self.auth_header = 'Bearer realm="api"'
+
+    def get_codes(self):
+        return self.code
+
+
+def target_event_id(request) -> int | None:
+    """The id of the event whose endpoint ``request`` is for, or None outside events."""
+    context = getattr(request, "parser_context", None) or {}
+    kwargs = context.get("kwargs") or {}
+    raw = kwargs.get("event_pk")
+    if raw is None and getattr(context.get("view"), "basename", None) == EVENT_VIEWSET_BASENAME:
+        raw = kwargs.get("pk")
+    if raw is None:
+        return None
+    raw = str(raw)
+    # Routes only match digits; anything else is no event (and then a 404 of the view).
+    return int(raw) if raw.isascii() and raw.isdecimal() else -1
+
+
+def check_limits(token, request) -> None:
+    """Raise :class:`TokenRefused` (403) when ``token`` may not make ``request``."""
+    safe = request.method in SAFE_METHODS
+    if token.scope == TokenScope.READ and not safe:
+        raise TokenRefused(
+            "token_read_only", "this token is read-only: it may only read (GET)", 403
+        )
+    if token.event_id is None:
+        return
+    event_id = target_event_id(request)
+    if event_id is None:
+        if not safe:
+            raise TokenRefused(
+                "token_event_only",
+                "this token is limited to one event: outside it, it may only read",
+                403,
+                event=token.event_id,
+            )
+    elif event_id != token.event_id:
+        raise TokenRefused(
+            "token_wrong_event", "this token is limited to another event", 403, event=token.event_id
+        )
+
+
+class ApiTokenAuthentication(BaseAuthentication):
+    """Authenticates ``Authorization: Bearer cot_…`` or ``Token cot_…``; other schemes
+    and requests without the header are left to the next class (sessions).
+    ``request.auth`` is the :class:`~tournaments.models.ApiToken`."""
+
+    def authenticate(self, request):
+        header = get_authorization_header(request).split()
+        if not header or header[0].lower().decode(errors="replace") not in KEYWORDS:
+            return None
+        if len(header) != 2:
+            raise TokenRefused(
+                "invalid_token", "give exactly one token after the scheme: Bearer <token>", 401
+            )
+        try:
+            raw = header[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise TokenRefused("invalid_token", "the token is malformed", 401) from None
+        try:
+            token = tokens.authenticate(raw)
+        except tokens.TokenInvalid as refusal:
+            raise TokenRefused(refusal.code, refusal.message, 401) from None
+        check_limits(token, request)
+        return token.user, token
+
+    def authenticate_header(self, request):
+        # None keeps DRF's answer to a request without credentials as it was with sessions
+        # alone (403 not_authenticated); a bad token is still a 401 (TokenRefused).
+        return None
+
+
+class ApiTokenScheme(OpenApiAuthenticationExtension):
+    """The bearer scheme in the OpenAPI schema (drf-spectacular)."""
+
+    target_class = ApiTokenAuthentication
+    name = "apiToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "A personal or event-scoped API token (`cot_…`), made on the site's "
+                "“API tokens” pages and shown once: `Authorization: Bearer <token>` "
+                "(`Token <token>` works too). A read-only token may only read; an "
+                "event-scoped token works on its event's endpoints and reads elsewhere."
+            ),
+        }
