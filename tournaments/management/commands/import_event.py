@@ -1,0 +1,45 @@
+"""``manage.py import_event FILE``: recreate an event from its event file.
+
+Refuses a file with problems (all of them listed, each with its JSON path; exit status 1)
+and then writes nothing. A file whose event uid exists here replaces that event's
+contents (docs/event-file.md, "Importing").
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.event_file import EventFileRejected, import_event
+
+
+class Command(BaseCommand):
+    help = "Create (or update) an event from a crossover-event/1 JSON file."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the event file")
+
+    def handle(self, *args, file, **options):
+        try:
+            with open(file, "rb") as handle:
+                document = json.load(handle)
+        except OSError as exc:
+            raise CommandError(f"{file}: cannot read: {exc.strerror}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{file}: not valid JSON: {exc}") from None
+        try:
+            outcome = import_event(document)
+        except EventFileRejected as exc:
+            lines = [f"{file}: refused, nothing imported ({len(exc.problems)} problems):"]
+            lines += [f"  {problem}" for problem in exc.problems]
+            raise CommandError("\n".join(lines)) from None
+        event = outcome.event
+        verb = "Created" if outcome.created else "Replaced"
+        counts = ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in outcome.counts.items())
+        self.stdout.write(f"{verb} event {event.pk} ({event.name}, uid {event.uid}): {counts}.")
+        if outcome.users_created:
+            self.stdout.write(
+                f"{len(outcome.users_created)} inactive placeholder accounts were created "
+                "(a site administrator activates one when its player claims it)."
+            )
