@@ -5,6 +5,7 @@ revoke what; query counts; the OpenAPI schema."""
 import datetime as dt
 import hashlib
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -12,10 +13,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.test import APIClient
+from rest_framework.request import Request
+from rest_framework.test import APIClient, APIRequestFactory
 
 from tests.tournaments.factories import UserFactory, open_event
 from tournaments import services, tokens
+from tournaments.api.tokens import target_event_id
 from tournaments.models import ApiToken, EventStaff, StaffRole, TokenScope
 
 API = "/api/v1"
@@ -263,6 +266,22 @@ def test_event_token_works_on_its_event_only(organizer, staffed_event, other_eve
     assert error_of(response) == (403, "token_event_only")
     # DRF's own error handler (the decks API) answers in the same shape.
     assert error_of(client.post(f"{API}/decks/", {}, format="json")) == (403, "token_event_only")
+
+
+def test_target_event_read_from_kwargs_viewset_or_path():
+    factory = APIRequestFactory()
+
+    def target(path, **context):
+        return target_event_id(Request(factory.get(path), parser_context=context))
+
+    assert target("/api/v1/events/7/rounds/", kwargs={"event_pk": "7"}) == 7
+    view = SimpleNamespace(basename="event")
+    assert target("/api/v1/events/8/standings/", kwargs={"pk": "8"}, view=view) == 8
+    # A route under an event whose kwargs name it otherwise is still that event's.
+    assert target("/api/v1/events/9/something-new/", kwargs={"pk": "3"}) == 9
+    assert target("/api/v1/events/", kwargs={}) is None
+    assert target("/api/v1/cards/5/", kwargs={"pk": "5"}) is None
+    assert target("/api/v1/events/lookup/", kwargs={}) == -1  # no event: refused
 
 
 def test_event_token_stops_when_its_maker_leaves_the_staff(organizer, judge, staffed_event):

@@ -19,6 +19,8 @@ A token that does not authenticate is a 401 (``invalid_token``, ``token_revoked`
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -32,6 +34,9 @@ KEYWORDS = ("bearer", "token")
 # The event routes (tournaments.api.views.register_routes): the event itself is ``pk``
 # of the ``event`` viewset; everything under it has ``event_pk``.
 EVENT_VIEWSET_BASENAME = "event"
+# And any route under an event's path, whatever its kwargs are named (a later route that
+# calls the event ``pk`` is still that event's endpoint, never "outside events").
+EVENT_PATH = re.compile(r"^/api/v\d+/events/([^/]+)(?:/|$)")
 
 
 class TokenRefused(TournamentError, exceptions.APIException):
@@ -58,6 +63,8 @@ def target_event_id(request) -> int | None:
     raw = kwargs.get("event_pk")
     if raw is None and getattr(context.get("view"), "basename", None) == EVENT_VIEWSET_BASENAME:
         raw = kwargs.get("pk")
+    if raw is None and (match := EVENT_PATH.match(request.path_info)):
+        raw = match.group(1)
     if raw is None:
         return None
     raw = str(raw)
