@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -56,3 +58,39 @@ def test_round_trip_of_the_four_demo_events_gives_the_same_documents():
     assert users.count() == 13
     assert not users.filter(is_active=True).exists()
     assert not any(user.has_usable_password() for user in users)
+
+
+def _bench_module():
+    path = Path(__file__).resolve().parents[2] / "bench" / "event_file.py"
+    spec = importlib.util.spec_from_file_location("bench_event_file", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_round_trip_of_a_512_player_9_round_event(crossover, django_assert_max_num_queries):
+    """The generated event of bench/event_file.py (results written in bulk as the services
+    write them; rounds paired, published and closed by the services)."""
+    bench = _bench_module()
+    user_model = get_user_model()
+    organizer = user_model.objects.create_user("organizer")
+    players = user_model.objects.bulk_create(
+        user_model(username=f"player{n:04d}") for n in range(1, 513)
+    )
+    event = bench.build_played_event(crossover, organizer, players, rounds=9, bulk_results=True)
+    before = export_event(event)
+    assert [str(p) for p in validate(before)] == []
+    assert len(before["registrations"]) == 512
+    assert [r["status"] for r in before["rounds"]] == ["closed"] * 9
+    # 256 tables in round 1; about 1 % drop after each round (odd pools get a bye).
+    assert len(before["rounds"][0]["matches"]) == 256
+    assert 2200 < sum(len(r["matches"]) for r in before["rounds"]) < 9 * 256
+    dropped = [r for r in before["registrations"] if r["status"] == "dropped"]
+    assert len(dropped) > 0
+    bench.remove_event_and_people(event)
+    # Bulk inserts: a few queries per table and per batch of rows (SQLite takes smaller
+    # batches: at most 999 parameters a query), not a few per row (~12,000 rows here).
+    with django_assert_max_num_queries(300):
+        outcome = import_event(before)
+    after = export_event(outcome.event)
+    assert comparable(after) == comparable(before)
