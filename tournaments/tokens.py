@@ -55,6 +55,11 @@ def hash_token(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def visible_prefix(token: ApiToken) -> str:
+    """How lists show a token: its start, enough to recognise it, never its secret."""
+    return f"{TOKEN_PREFIX}_{token.prefix}…"
+
+
 def split_token(raw: str) -> tuple[str, str] | None:
     """(prefix, raw) of a well-formed token, or None."""
     head, sep, rest = raw.partition("_")

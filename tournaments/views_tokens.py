@@ -13,7 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -65,7 +65,14 @@ def _create(request, form: TokenForm, *, event=None, access=None):
 
 
 def _created(request, new, context: dict):
-    response = render(request, "tournaments/tokens/created.html", {"new": new, **context})
+    event = context.get("event")
+    url = request.build_absolute_uri(
+        reverse("event-detail", args=[event.pk]) if event else reverse("event-list")
+    )
+    example = f'curl -H "Authorization: Bearer {new.secret}" {url}'
+    response = render(
+        request, "tournaments/tokens/created.html", {"new": new, "example": example, **context}
+    )
     add_never_cache_headers(response)
     return response
 
@@ -77,11 +84,14 @@ def account_tokens(request):
     if request.method == "POST" and form.is_valid():
         new = _create(request, form)
         if new is not None:
-            return _created(request, new, {"back": "tokens:account_tokens"})
+            return _created(request, new, {})
+    rows = list(tokens.personal_tokens(request.user))
+    for token in rows:
+        token.visible_prefix = tokens.visible_prefix(token)
     return render(
         request,
         "tournaments/tokens/account.html",
-        {"tokens": list(tokens.personal_tokens(request.user)), "form": form},
+        {"tokens": rows, "form": form},
         status=400 if form.is_bound else 200,
     )
 
@@ -109,6 +119,7 @@ def event_tokens(request, pk: int):
             return _created(request, new, {"event": event, "access": access})
     rows = list(tokens.event_tokens(event, access))
     for token in rows:
+        token.visible_prefix = tokens.visible_prefix(token)
         token.can_revoke = tokens.can_revoke(request.user, token, access)
     return render(
         request,
