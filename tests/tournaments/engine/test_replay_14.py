@@ -331,3 +331,56 @@ def test_replay_runs_as_a_module(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("VERDICT: everything agrees (3 rounds")
+
+
+# --- files the site exports -----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_replay_exported_demo_events_verify(tmp_path):
+    from django.core.management import call_command
+
+    from tournaments.event_file import export_event
+    from tournaments.models import Event
+
+    call_command("load_demo", "--no-admin")
+    for event in Event.objects.order_by("pk"):
+        code, text = run(tmp_path, export_event(event), name=f"event{event.pk}.json")
+        assert code == EXIT_OK, text
+        assert text.splitlines()[-1].startswith("VERDICT: everything agrees")
+    finished = export_event(Event.objects.get(name="Demo: finished"))
+    code, text = run(tmp_path, finished)
+    assert "round 4 top cut: 2 matches (2 from games); 4 seeds agree with the Swiss standings" in (
+        text
+    )
+    # A top-cut seed that the standings do not give is caught.
+    first_cut = next(r for r in finished["rounds"] if r["stage"] == "top_cut")
+    match = first_cut["matches"][0]
+    match["player1"], match["player2"] = match["player2"], match["player1"]
+    code, text = run(tmp_path, finished)
+    assert code == EXIT_DISAGREES
+    assert f"  round {first_cut['number']}: table 1: seed 1 is {match['player1']}" in text
+
+
+@pytest.mark.django_db
+def test_replay_exported_event_with_drop_bye_penalty_and_draft_round(tmp_path, event_after_round_3):
+    from tournaments import services
+    from tournaments.event_file import export_event
+
+    world = event_after_round_3
+    round4 = services.generate_round(world.event, actor=world.organizer)
+    services.publish_round(round4, actor=world.organizer)
+    match = round4.matches.exclude(player2__isnull=True).order_by("table").first()
+    services.issue_penalty(
+        match.player1,
+        actor=world.judge,
+        kind="game_loss",
+        infraction="Tardiness",
+        match=match,
+    )
+    document = export_event(world.event)
+    code, text = run(tmp_path, document)
+    assert code == EXIT_OK, text
+    lines = text.splitlines()
+    assert lines[3].startswith("round 3 swiss: 4 matches (1 bye, 3 from games)")
+    assert lines[4].startswith("round 4 swiss: 4 matches (1 bye, 1 from games, 2 pending)")
