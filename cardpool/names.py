@@ -6,11 +6,12 @@ writes one card both as 〔山名春恵〕 and as 『山名 春恵』. So two wr
 when they are equal after
 
 * Unicode NFKC (full- and half-width forms fold: ``ｽﾜﾃｨ`` = ``スワティ``, ``ＡＢＣ`` = ``ABC``),
-* removing every whitespace character and invisible formatting character (zero-width spaces,
-  joiners, byte-order marks, direction marks and embeddings),
-* removing quotation brackets at the ends (〔〕《》『』「」【】[]〈〉〖〗〘〙 in every width),
-* folding the wave dash variants (〜 U+301C, ～ U+FF5E, ~) to one character, and ellipsis
-  variants (…, ……, ・・・, ...) to one.
+* removing every whitespace character and invisible character (zero-width spaces and
+  joiners, byte-order marks, direction marks and embeddings, variation selectors, fillers),
+* removing quotation brackets and marks at the ends (〔〕《》『』「」【】[]〈〉〖〗〘〙<>“”‘’"'
+  in every width), and parentheses that wrap the whole name,
+* folding the wave dash variants (〜 U+301C, ～ U+FF5E, ~) to one character, the Latin
+  middle dot to ・, and ellipsis variants (…, ……, ・・・, ..., 。。。, ⋯) to one.
 
 Different spellings of the same reading stay different cards (4−2−6: 〔鳴瀬真奈美〕 and
 〔ナルセマナミ〕 are two names), so no kana folding or reading-based matching happens here.
@@ -22,38 +23,59 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Opening and closing quotation brackets, after NFKC (which turns ［］ into [] and ｢｣ into 「」).
-OPENING_BRACKETS = "〔《『「【[〈〖〘⟦"
-CLOSING_BRACKETS = "〕》』」】]〉〗〙⟧"
+# Opening and closing quotation brackets and quotation marks, after NFKC (which turns
+# ［］ into [], ｢｣ into 「」 and ＜＞ into <>). Parentheses are stripped only when they wrap
+# the whole name: a printed name may end in one, as in レプリカント（改）.
+OPENING_BRACKETS = "〔《『「【[〈〖〘⟦<“‘\"'"
+CLOSING_BRACKETS = "〕》』」】]〉〗〙⟧>”’\"'"
 
-# Characters that change nothing a reader sees: zero-width space/joiners, word joiner, BOM,
-# soft hyphen, Arabic letter mark, left-to-right/right-to-left marks, embeddings, overrides
-# and isolates. A name typed or pasted with one of them is still the same name.
-INVISIBLE = "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
+# Characters that change nothing a reader sees: soft hyphen, combining grapheme joiner,
+# Hangul and Mongolian fillers and variation selectors, zero-width space/joiners, marks,
+# word joiner and invisible operators, braille blank, byte-order mark, tag characters. A
+# name typed or pasted with one of them is still the same name.
+INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e0fff"
+)
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
-_DROP = {ord(char): None for char in INVISIBLE + BIDI_CONTROLS}
-# U+301C WAVE DASH is the one kept; NFKC has already turned U+FF5E into "~".
-_WAVE = {ord(char): "〜" for char in "~\u2053\u223c\u301c\u3030"}
-_FOLD = {**_DROP, **_WAVE}
-# After NFKC an ellipsis "…" is "...", "‥" is "..", and "･" is "・": any run of two or
-# more dots or middle dots is one ellipsis.
-_ELLIPSIS = re.compile(r"[.・]{2,}")
+_INVISIBLE = re.compile(f"[{INVISIBLE}{BIDI_CONTROLS}]")
+# U+301C WAVE DASH is the one kept (NFKC has already turned U+FF5E into "~"); a Latin
+# middle dot is the katakana one.
+_FOLD = {
+    **{ord(char): "〜" for char in "~\u2053\u223c\u301c\u3030"},
+    ord("\u00b7"): "・",
+}
+# After NFKC an ellipsis "…" is "...", "‥" is "..", "︙" is "...", and "･" is "・": any run
+# of two or more dots, middle dots or ideographic full stops, or a midline ellipsis, is
+# one ellipsis.
+_ELLIPSIS = re.compile(r"[.・。]{2,}|⋯+")
 
 
 def name_key(name: str) -> str:
     """The identity of a card name (see the module docstring)."""
-    text = unicodedata.normalize("NFKC", name).translate(_FOLD)
+    text = unicodedata.normalize("NFKC", name)
+    text = _INVISIBLE.sub("", text).translate(_FOLD)
     # str.split() splits at exactly the characters str.isspace() accepts, like \s does.
     text = "".join(text.split())
     if not unicodedata.is_normalized("NFKC", text):
         # Removing a space can join a combining mark to the letter before it (NFKC turns
         # "¸" into a space and a combining cedilla), so normalise once more.
         text = unicodedata.normalize("NFKC", text)
-    text = text.lstrip(OPENING_BRACKETS).rstrip(CLOSING_BRACKETS)
-    if "." in text or "・" in text:
+    text = _strip_wrapping(text)
+    if "." in text or "・" in text or "。" in text or "⋯" in text:
         text = _ELLIPSIS.sub("…", text)
     return text
+
+
+def _strip_wrapping(text: str) -> str:
+    while True:
+        stripped = text.lstrip(OPENING_BRACKETS).rstrip(CLOSING_BRACKETS)
+        if _wrapped_in_parentheses(stripped):
+            stripped = stripped[1:-1]
+        if stripped == text:
+            return text
+        text = stripped
 
 
 def search_key(text: str) -> str:
@@ -64,6 +86,23 @@ def search_key(text: str) -> str:
     looser than :func:`name_key` on purpose (case), and must never decide identity.
     """
     return name_key(text).casefold()
+
+
+def _wrapped_in_parentheses(text: str) -> bool:
+    """True when the first "(" closes at the last character: "(レプリカント(改))" is
+    wrapped, "(改)レプリカント(改)" is not."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    last = len(text) - 1
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0 and index < last:
+                return False
+    return depth == 0
 
 
 def has_bidi_controls(text: str) -> bool:

@@ -130,7 +130,16 @@ def parse_decklist(text: str, is_card: Callable[[str], bool] | None = None) -> P
             )
             continue
         line = unicodedata.normalize("NFKC", raw).strip()
-        if not line or line.startswith(("#", "//")):
+        if not line:
+            continue
+        if line.startswith(("#", "//")):
+            # A comment, unless it is a heading written as one ("// Sideboard",
+            # "# サイドボード"): reading that as a comment would put the sideboard in the deck.
+            comment = line.lstrip("#/").strip()
+            heading = read_heading(comment) if len(comment) <= _LONGEST_HEADING else None
+            if heading is not None and comment:
+                section, stated = heading
+                headings.append(SectionHeading(number, original, section, stated))
             continue
         # Headings never start with a digit; most card lines do (skip the work for them).
         if len(line) <= _LONGEST_HEADING and not line[0].isdigit():

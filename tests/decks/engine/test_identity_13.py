@@ -28,6 +28,11 @@ BRACKET_PAIRS = [
     ("［", "］"),  # full-width square brackets
     ("｢", "｣"),  # half-width corner brackets
     ("〈", "〉"),
+    ("＜", "＞"),
+    ("<", ">"),
+    ("“", "”"),
+    ("‘", "’"),
+    ("（", "）"),  # parentheses wrapping the whole name
 ]
 
 
@@ -46,6 +51,14 @@ def test_name_key_keeps_brackets_inside_a_name():
     assert name_key("魔法の【炎】の杖") == "魔法の【炎】の杖"
 
 
+def test_name_key_keeps_parentheses_that_are_part_of_a_name():
+    # A printed name may end in parentheses; only a pair wrapping the whole name goes.
+    assert name_key("レプリカント（改）") == "レプリカント(改)"
+    assert name_key("(森原さとみ)") == "森原さとみ"
+    assert name_key("（レプリカント（改））") == "レプリカント(改)"
+    assert name_key("(改)レプリカント(改)") == "(改)レプリカント(改)"
+
+
 @pytest.mark.parametrize("spelling", ["月〜星", "月～星", "月~星", "〔月〜星〕"])
 def test_name_key_folds_wave_dash_variants(spelling):
     assert name_key(spelling) == "月〜星"
@@ -59,14 +72,34 @@ def test_name_key_folds_ellipsis_variants(spelling):
 
 
 def test_name_key_keeps_a_single_middle_dot():
-    # ・ between words is part of many printed names (a single one is not an ellipsis).
+    # ・ between words is part of many printed names (a single one is not an ellipsis);
+    # the Latin middle dot is the same separator.
     assert name_key("ジョン・スミス") == "ジョン・スミス"
+    assert name_key("ジョン·スミス") == "ジョン・スミス"
     assert name_key("ジョン・スミス") != name_key("ジョンスミス")
 
 
-@pytest.mark.parametrize(
-    "char", ["\u200b", "\u200c", "\u200d", "\ufeff", "\u200e", "\u200f", "\u2060", "\u202e"]
-)
+INVISIBLES = [
+    "\u200b",  # zero-width space
+    "\u200c",
+    "\u200d",
+    "\ufeff",  # byte-order mark
+    "\u200e",  # left-to-right mark
+    "\u200f",
+    "\u2060",  # word joiner
+    "\u202e",  # right-to-left override
+    "\u034f",  # combining grapheme joiner
+    "\ufe00",  # variation selector 1
+    "\U000e0100",  # variation selector 17
+    "\u3164",  # Hangul filler
+    "\uffa0",  # half-width Hangul filler
+    "\u115f",
+    "\u2800",  # braille blank
+    "\u00ad",  # soft hyphen
+]
+
+
+@pytest.mark.parametrize("char", INVISIBLES)
 def test_name_key_drops_invisible_characters(char):
     assert name_key(f"森原{char}さとみ") == "森原さとみ"
 
@@ -102,7 +135,7 @@ for _code in range(0xFF61, 0xFFA0):
     _folded = unicodedata.normalize("NFKC", chr(_code))
     if len(_folded) == 1:
         _NARROW_KANA.setdefault(_folded, chr(_code))
-_SPACES = [" ", "\u3000", "\t", "\u200b", "\ufeff", "\u200e"]
+_SPACES = [" ", "\u3000", "\t", *INVISIBLES]
 
 
 @st.composite
