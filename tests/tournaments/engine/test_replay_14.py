@@ -384,3 +384,24 @@ def test_replay_exported_event_with_drop_bye_penalty_and_draft_round(tmp_path, e
     lines = text.splitlines()
     assert lines[3].startswith("round 3 swiss: 4 matches (1 bye, 3 from games)")
     assert lines[4].startswith("round 4 swiss: 4 matches (1 bye, 1 from games, 2 pending)")
+
+
+@pytest.mark.django_db
+def test_replay_standings_are_the_sites(event_after_round_3):
+    """The verifier's standings after each closed round are the site's (same order, same
+    points and tiebreakers), with a dropped player and a bye in play."""
+    from tournaments.engine.replay import replay, standings_after
+    from tournaments.event_file import export_event
+    from tournaments.services.standings import compute_standings
+
+    world = event_after_round_3
+    _reports, event = replay(export_event(world.event))
+    for number in (1, 2, 3):
+        site = compute_standings(world.event, through_round=number)
+        ours = standings_after(event, number)
+        assert [event.usernames[row.player - 1] for row in ours] == [
+            line.registration.player.username for line in site.rows
+        ]
+        assert [(row.match_points, row.tiebreakers) for row in ours] == [
+            (line.match_points, tuple(line.tiebreakers.values())) for line in site.rows
+        ]
