@@ -19,3 +19,21 @@ def test_existing_crossover_format_becomes_navigator_only_1_2_3(formats):
     assert after["monster-collection"] == ("", before["monster-collection"])
     migration.navigator_only(apps, None)  # a second run changes nothing
     assert Format.objects.get(slug="crossover").version == before["crossover"] + 1
+
+
+third_migration = importlib.import_module("decks.migrations.0006_crossover_third_expansion")
+
+
+def test_existing_crossover_format_lists_third_expansion_from_2002_04_02_1_2_1(formats, sets):
+    from decks.models import LegalSet
+
+    crossover = Format.objects.get(slug="crossover")
+    LegalSet.objects.filter(format=crossover, card_set__code="third").delete()
+    version = crossover.version
+    third_migration.list_third_expansion(apps, None)
+    entry = LegalSet.objects.get(format=crossover, card_set__code="third")
+    assert entry.legal_from.isoformat() == "2002-04-02"
+    assert Format.objects.get(pk=crossover.pk).version == version + 1
+    third_migration.list_third_expansion(apps, None)  # a second run changes nothing
+    assert Format.objects.get(pk=crossover.pk).version == version + 1
+    assert LegalSet.objects.filter(format=crossover, card_set__code="third").count() == 1
