@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from .names import OPENING_BRACKETS, name_key, search_key
+from .names import OPENING_BRACKETS, bare_name, name_key, search_key
 
 # Card fields copied from a merged card where the kept card leaves them empty.
 FILLED_FIELDS = (
@@ -155,10 +155,12 @@ def _move_bans(ban_model, keep, other) -> int:
 
 
 def _store_keys(card_model) -> None:
+    """Store each card's current keys, and its name as printed (『清姫』 becomes 清姫)."""
     changed = []
     for card in card_model.objects.only("id", "name", "name_key", "search_key"):
-        key, search = name_key(card.name), search_key(card.name)
-        if card.name_key != key or card.search_key != search:
-            card.name_key, card.search_key = key, search
+        name = bare_name(card.name)
+        key, search = name_key(name), search_key(name)
+        if (card.name, card.name_key, card.search_key) != (name, key, search):
+            card.name, card.name_key, card.search_key = name, key, search
             changed.append(card)
-    card_model.objects.bulk_update(changed, ["name_key", "search_key"], batch_size=500)
+    card_model.objects.bulk_update(changed, ["name", "name_key", "search_key"], batch_size=500)

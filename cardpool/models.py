@@ -7,7 +7,7 @@ from django.utils.translation import pgettext_lazy
 
 from config.jobs import TrackedJob
 
-from .names import name_key, search_key
+from .names import bare_name, name_key, search_key
 from .printings import newest, release_key
 
 
@@ -247,6 +247,8 @@ class Card(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
+        # Stored as printed: 『清姫』 is the card 清姫 (rules 1−2−1, 4−2−6).
+        self.name = bare_name(self.name)
         self.name_key = name_key(self.name)
         self.search_key = search_key(self.name)
         update_fields = kwargs.get("update_fields")

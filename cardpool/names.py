@@ -105,6 +105,23 @@ def _wrapped_in_parentheses(text: str) -> bool:
     return depth == 0
 
 
+def bare_name(name: str) -> str:
+    """``name`` as cards print it: without the quotation brackets or marks (in any width)
+    wrapped around it, and without surrounding spaces. Inner spaces and characters stay as
+    written (the name shown on pages), unlike :func:`name_key`."""
+    text = name.strip()
+    while text:
+        first = unicodedata.normalize("NFKC", text[0])
+        last = unicodedata.normalize("NFKC", text[-1])
+        if first and first in OPENING_BRACKETS:
+            text = text[1:].strip()
+        elif last and last in CLOSING_BRACKETS:
+            text = text[:-1].strip()
+        else:
+            break
+    return text or name.strip()
+
+
 def has_bidi_controls(text: str) -> bool:
     """True when ``text`` holds a bidirectional embedding, override or isolate, which can
     make a name display as something other than what it is."""

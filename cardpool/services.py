@@ -21,7 +21,7 @@ from .importing import (
 )
 from .merging import written_bare
 from .models import Card, CardSet, CardType, Game, ImportJob, Printing
-from .names import search_key
+from .names import bare_name, search_key
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,9 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
         if card is None:
             # bulk_create skips Card.save(), so the derived keys are set here. The name
             # kept is the first one written without brackets, as cards print it.
-            name = next((r.name for r in card_rows if written_bare(r.name)), card_rows[0].name)
+            name = bare_name(
+                next((r.name for r in card_rows if written_bare(r.name)), card_rows[0].name)
+            )
             card = Card(game=game, name=name, name_key=key, search_key=search_key(name), **values)
             new_cards.append(card)
             cards[key] = card
@@ -174,7 +176,8 @@ def _same_card_notes(name: str, card_rows: list) -> list[RowError]:
             "name",
             _(
                 "“%(written)s” is the card “%(name)s”: brackets, spaces and character width are"
-                " not part of a card name (rules 1−2−1, 4−2−6), so the row was added to it."
+                " not part of a card name (rules 1−2−1, 4−2−6), so this row was read as that"
+                " card."
             )
             % {"written": card_row.name, "name": name},
         )
@@ -189,9 +192,11 @@ def _unlimited_notes(card: Card, card_rows: list, values: dict) -> list[RowError
     if not values.get("unlimited"):
         return []
     row = next(r.row for r in card_rows if r.values.get("unlimited"))
-    problem = unlimited_problem(
-        card.card_type, [r.values["rarity"] for r in card_rows if r.values.get("rarity")]
-    )
+    rarities = [r.values["rarity"] for r in card_rows if r.values.get("rarity")]
+    if card.pk is not None:
+        # The card's stored printings count too (a row may add the flag to a rare card).
+        rarities += Printing.objects.filter(card=card).values_list("rarity", flat=True)
+    problem = unlimited_problem(card.card_type, rarities)
     return [RowError(row, "unlimited", problem)] if problem else []
 
 

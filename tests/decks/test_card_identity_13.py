@@ -45,8 +45,8 @@ def test_importing_a_bracketed_name_adds_to_the_stored_card_1_2_1(game, cards, s
             "row": 2,
             "field": "name",
             "reason": "“〔森原さとみ〕” is the card “森原 さとみ”: brackets, spaces and character"
-            " width are not part of a card name (rules 1−2−1, 4−2−6), so the row was added"
-            " to it.",
+            " width are not part of a card name (rules 1−2−1, 4−2−6), so this row was read as"
+            " that card.",
         }
     ]
 
@@ -173,7 +173,7 @@ def test_merge_stores_the_new_key_on_unmerged_cards(game):
     card = stored_as(game, "『清姫』")
     assert merge_same_name_cards(apps.get_model) == []
     card.refresh_from_db()
-    assert (card.name_key, card.search_key) == ("清姫", "清姫")
+    assert (card.name, card.name_key, card.search_key) == ("清姫", "清姫", "清姫")
 
 
 def test_admin_lists_merges_and_refuses_outsiders(admin_client, client, django_user_model, game):
@@ -254,6 +254,26 @@ def test_import_command_prints_notes(game, cards, sets, tmp_path):
     call_command("import_cards", str(path), "--game", "crossover", stdout=out)
     assert out.getvalue().splitlines()[0] == (
         "cards.csv: note: row 2, field name: “〔森原さとみ〕” is the card “森原 さとみ”: brackets,"
-        " spaces and character width are not part of a card name (rules 1−2−1, 4−2−6), so the"
-        " row was added to it."
+        " spaces and character width are not part of a card name (rules 1−2−1, 4−2−6), so this"
+        " row was read as that card."
     )
+
+
+def test_a_new_card_written_only_in_brackets_is_stored_as_printed(game, sets):
+    summary = import_cards(csv("『清姫』,third,CHARACTER,T-01,,"), game=game)
+    assert list(Card.objects.filter(game=game).values_list("name", "name_key")) == [
+        ("清姫", "清姫")
+    ]
+    assert [(note.row, note.field) for note in summary.notes] == [(2, "name")]
+
+
+def test_saving_a_card_stores_its_name_without_wrapping_brackets(game):
+    card = CardFactory(game=game, name="〔 森原 さとみ 〕")
+    assert (card.name, card.name_key) == ("森原 さとみ", "森原さとみ")
+
+
+def test_unlimited_warning_counts_the_stored_printings_rarity_1_2_3(game, sets):
+    import_cards(csv("光の案内人,first,NAVIGATOR,F-03,レア,"), game=game)
+    summary = import_cards(csv("光の案内人,second,NAVIGATOR,S-03,,true"), game=game)
+    assert [(n.row, n.field) for n in summary.notes] == [(2, "unlimited")]
+    assert "レア" in summary.notes[0].reason
