@@ -425,11 +425,17 @@ def _game_lines(event, match, seat, names) -> list[str]:
     if not match.games:
         return []
     policy_ = services.results.timeout_policy(event, match.round)
+    # The game's own end rules (a Cross Universe game may have HP above CrossOver's 30):
+    # from the event the match was loaded with (_visible_match joins it, no query), else
+    # one query, only for a match that has games.
+    if match.round._meta.get_field("event").is_cached(match.round):
+        event = match.round.event
+    rules = services.results.game_end_rules(event)
     lines = []
     for number, game in enumerate(match.games, 1):
         try:
             (report,) = services.results.parse_games([game])
-            outcome = adjudicate_game(report, timeout_policy=policy_)
+            outcome = adjudicate_game(report, timeout_policy=policy_, rules=rules)
         except (TournamentError, EngineError):  # stored games were accepted once
             continue
         lines.append(result_texts.game_line(number, game, outcome, seat, names))
@@ -578,7 +584,8 @@ def _visible_match(request, event, access, match_id: int):
     taken in SQL by ``matches_visible_to``). One query."""
     return get_object_or_404(
         policy.matches_visible_to(request.user, event, access)
-        .select_related("round", "player1__player", "player2__player")
+        # the event's format and game: the games' end rules (_game_lines) without a query
+        .select_related("round__event__format__game", "player1__player", "player2__player")
         .defer(*selectors.SEAT_DECK_FIELDS),
         pk=match_id,
     )

@@ -21,6 +21,7 @@ without one may be any printing, and a card counted without one matches any prin
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -40,17 +41,29 @@ SIDEBOARD_SIZE_CHANGED = "SIDEBOARD_SIZE_CHANGED"
 MISSING = "MISSING"
 EXTRA = "EXTRA"
 WRONG_PRINTING = "WRONG_PRINTING"
-CODES = (DECK_SIZE_CHANGED, SIDEBOARD_SIZE_CHANGED, MISSING, EXTRA, WRONG_PRINTING)
+# A counted printing the format refuses on the event's day (rule 1−2−1): banned, or from a
+# set not legal (yet), whatever the registered line says.
+COUNTED_BANNED = "COUNTED_BANNED"
+COUNTED_NOT_LEGAL = "COUNTED_NOT_LEGAL"
+CODES = (
+    DECK_SIZE_CHANGED,
+    SIDEBOARD_SIZE_CHANGED,
+    MISSING,
+    EXTRA,
+    WRONG_PRINTING,
+    COUNTED_BANNED,
+    COUNTED_NOT_LEGAL,
+)
 
 MESSAGES: dict[str, tuple[str, str]] = {
     DECK_SIZE_CHANGED: (
-        "The deck has {counted} cards, but the registered deck has {registered}: "
+        "The deck has {counted} {cards_en}, but the registered deck has {registered}: "
         "sideboard swaps must keep the deck size.",
         "デッキが{counted}枚ですが、登録したデッキは{registered}枚です。"
         "サイドボードとの交換でデッキ枚数を変えることはできません。",
     ),
     SIDEBOARD_SIZE_CHANGED: (
-        "The sideboard has {counted} cards, but the registered sideboard has {registered}.",
+        "The sideboard has {counted} {cards_en}, but the registered sideboard has {registered}.",
         "サイドボードが{counted}枚ですが、登録したサイドボードは{registered}枚です。",
     ),
     MISSING: (
@@ -68,7 +81,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "printing is registered.",
         "版違い: 〔{name}〕{count}枚が{found}版です。登録は{registered}版です。",
     ),
+    COUNTED_BANNED: (
+        "{count} {name} counted as {printing} {printings_en}, which {are_en} banned on "
+        "{as_of}{rule_en}.",
+        "〔{name}〕{count}枚が{printing}版でした。{as_of}時点で禁止されている版です{rule_ja}。",
+    ),
+    COUNTED_NOT_LEGAL: (
+        "{count} {name} counted as {printing} {printings_en}, which {are_en} not legal on "
+        "{as_of}{rule_en}.",
+        "〔{name}〕{count}枚が{printing}版でした。{as_of}時点でこのフォーマットでは使えない版です"
+        "{rule_ja}。",
+    ),
 }
+
+
+def _cards_en(count: int) -> str:
+    return "card" if count == 1 else "cards"
 
 
 @dataclass(frozen=True)
@@ -207,6 +235,25 @@ def _take(left: Counter, right: Counter, left_keys, right_keys) -> None:
                 right[rkey] -= matched
 
 
+def _refused_printings(rules: FormatRules, as_of: dt.date):
+    """``refused(card key, set code)``: COUNTED_BANNED or COUNTED_NOT_LEGAL for a printing
+    the format refuses on ``as_of`` (rule 1−2−1), else None. A count without a printing
+    (any printing) is never refused here."""
+    bans = rules.bans_in_force(as_of)
+    legal = rules.legal_sets_on(as_of)
+
+    def refused(key: str, printing: str | None) -> str | None:
+        if printing is None:
+            return None
+        if any(ban.covers(printing) for ban in bans.get(key, ())):
+            return COUNTED_BANNED
+        if legal is not None and printing not in legal:
+            return COUNTED_NOT_LEGAL
+        return None
+
+    return refused
+
+
 def _printing_order(printing: str | None) -> tuple[bool, str]:
     return (printing is None, printing or "")
 
@@ -219,12 +266,16 @@ def compare_physical(
     *,
     rules: FormatRules | None = None,
     printing_labels: Mapping[str, str] | None = None,
+    as_of: dt.date | None = None,
 ) -> DeckCheckResult:
     """Compare the cards a judge counted with the registered list (rule 1−2−4).
 
     Counts map a card name, or (name, set code), to copies; names are matched by
     identity. ``rules`` gives the rule section each discrepancy cites (the format's
     section for sideboard swaps); ``printing_labels`` maps set codes to the names shown.
+    With ``rules`` and ``as_of`` (the event's day), a counted printing that the format
+    refuses on that day (banned, or from a set not legal then; rule 1−2−1) is a
+    discrepancy of its own, even where the registered line names no printing.
     Raises ValueError for a negative count."""
     names: dict[str, str] = {}
     registered = _Side(registered_main, registered_side, names)
@@ -242,10 +293,13 @@ def compare_physical(
     found: list[Discrepancy] = []
     if counted.main_count != registered.main_count:
         values = {"counted": counted.main_count, "registered": registered.main_count}
-        found.append(make(DECK_SIZE_CHANGED, values, details=values))
+        shown = {**values, "cards_en": _cards_en(counted.main_count)}
+        found.append(make(DECK_SIZE_CHANGED, shown, details=values))
     if counted.side_count != registered.side_count:
         values = {"counted": counted.side_count, "registered": registered.side_count}
-        found.append(make(SIDEBOARD_SIZE_CHANGED, values, details=values))
+        shown = {**values, "cards_en": _cards_en(counted.side_count)}
+        found.append(make(SIDEBOARD_SIZE_CHANGED, shown, details=values))
+    refused = _refused_printings(rules, as_of) if rules is not None and as_of else None
 
     for key in sorted(set(registered.printings) | set(counted.printings)):
         name = names[key]
@@ -314,14 +368,50 @@ def compare_physical(
                 found.append(
                     make(code, values, name=name, count=count, printing=printing, details=where)
                 )
+        if refused is not None:
+            for printing in sorted(counted.printings.get(key, {}), key=_printing_order):
+                code = refused(key, printing)
+                count = counted.printings[key][printing]
+                if code is None or count <= 0:
+                    continue
+                rule_refused = rules.section(
+                    "BANNED" if code == COUNTED_BANNED else "SET_NOT_LEGAL"
+                )
+                values = {
+                    "name": name,
+                    "count": count,
+                    "printing": label(printing),
+                    "printings_en": "printing" if count == 1 else "printings",
+                    "are_en": "is" if count == 1 else "are",
+                    "as_of": as_of.isoformat(),
+                    "rule_en": f" (rule {rule_refused})" if rule_refused else "",
+                    "rule_ja": f"（ルール{rule_refused}）" if rule_refused else "",
+                }
+                message_en, message_ja = render(code, values, MESSAGES)
+                found.append(
+                    Discrepancy(
+                        code,
+                        rule_refused,
+                        message_en,
+                        message_ja,
+                        name=name,
+                        count=count,
+                        found_printing=printing,
+                        details={**where, "as_of": values["as_of"]},
+                    )
+                )
 
+    # A swap moves copies between deck and sideboard (1−2−4): copies new in the deck are
+    # swapped in only as far as the sideboard lost them (the rest are extra cards), and
+    # copies gone from the deck swapped out only as far as the sideboard gained them.
     swapped_in, swapped_out = [], []
     for key in sorted(set(registered.main) | set(counted.main)):
         change = counted.main[key] - registered.main[key]
-        if change > 0:
-            swapped_in.append(Moved(names[key], change))
-        elif change < 0:
-            swapped_out.append(Moved(names[key], -change))
+        side_change = counted.side[key] - registered.side[key]
+        if change > 0 and side_change < 0:
+            swapped_in.append(Moved(names[key], min(change, -side_change)))
+        elif change < 0 and side_change > 0:
+            swapped_out.append(Moved(names[key], min(-change, side_change)))
     return DeckCheckResult(
         registered_main_count=registered.main_count,
         registered_side_count=registered.side_count,

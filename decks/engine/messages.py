@@ -80,8 +80,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 NOTICES: dict[str, tuple[str, str]] = {
     "HEADING_COUNT_MISMATCH": (
-        "The heading “{heading}” on line {line} says {stated} cards, but {actual} are listed "
-        "under it.",
+        "The heading “{heading}” on line {line} gives a count of {stated}, but the cards "
+        "listed under it add up to {actual}.",
         "{line}行目の見出し「{heading}」は{stated}枚となっていますが、その下のカードは{actual}枚です。",
     ),
     "PRINTING_UNKNOWN": (

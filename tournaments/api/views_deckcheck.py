@@ -117,7 +117,8 @@ class DeckCheckViewSet(
     @extend_schema(
         summary="Issue a penalty for a failed deck check (staff)",
         description="One step: the infraction defaults to `deck_mismatch`, the note to the "
-        "check's discrepancies; the penalty refers to the check. A check that found the "
+        "check's discrepancies, the match to the player's match in the check's round; the "
+        "penalty refers to the check. A check that found the "
         "deck as registered is `deck_check_ok`, a second penalty `deck_check_has_penalty`.",
         request=s.DeckCheckPenaltyInputSerializer,
         responses={201: s.DeckCheckPenaltySerializer, **COMMAND_ERRORS},
@@ -135,6 +136,16 @@ class DeckCheckViewSet(
             )
             if match is None:
                 raise InvalidInput("match_not_found", "no such match in this event", field="match")
+        elif check.round_id is not None:
+            # As the page does: the player's match in the check's round, if there is one.
+            match = (
+                policy.matches_visible_to(request.user, self.event, self.access)
+                .filter(
+                    round_id=check.round_id,
+                    participants__registration_id=check.registration_id,
+                )
+                .first()
+            )
         infraction = infractions.find(
             self.event, data["infraction_code"] or deck_checks.DECK_MISMATCH
         )

@@ -215,7 +215,8 @@ def compare(
     loaded: LoadedPool | None = None,
 ) -> tuple[DeckCheckResult, dict, str]:
     """The comparison without storing it: (result, counted cards as stored, registered
-    text). Raises InvalidInput for counts that cannot be read."""
+    text), with the format's bans and legal sets on the event's date. Raises InvalidInput
+    for counts that cannot be read."""
     fmt = registration.event.format
     loaded = loaded or load_pool(fmt.game)
     rules = format_rules(fmt)
@@ -225,8 +226,16 @@ def compare(
     )
     reg_main, reg_side = counts_from_entries(registered.entries)
     seen_main, seen_side = counts_from_entries(counted_entries)
+    # A counted printing the format refuses on the event's day (banned, or its set not
+    # legal yet; rule 1−2−1) is a discrepancy even where the registered line names none.
     result = compare_physical(
-        reg_main, reg_side, seen_main, seen_side, rules=rules, printing_labels=_labels(loaded)
+        reg_main,
+        reg_side,
+        seen_main,
+        seen_side,
+        rules=rules,
+        printing_labels=_labels(loaded),
+        as_of=registration.event.date,
     )
     return result, _stored_counts(counted_entries), registration.deck_text
 

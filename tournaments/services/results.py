@@ -212,11 +212,13 @@ def _seat_of(access, match: Match) -> int:
     return 1 if access.registration_id == match.player1_id else 2
 
 
-def _record_with_fixed_games(record: MatchRecord, fixed: list[dict]) -> None:
-    """A record given instead of games must include the games penalties decided."""
+def _record_with_fixed_games(record: MatchRecord, fixed: list[dict], event: Event) -> None:
+    """A record given instead of games must include the games penalties decided (read
+    under the event's game's end rules)."""
     if not fixed:
         return
-    outcomes = [adjudicate_game(game) for game in parse_games(fixed)]
+    rules = game_end_rules(event)
+    outcomes = [adjudicate_game(game, rules=rules) for game in parse_games(fixed)]
     try:
         check_fixed_games(record, outcomes)
     except EngineError as exc:
@@ -383,7 +385,7 @@ def report_result(
             report_games = [game_data(game) for game in played]
         else:
             result = _record_from_text(round_, claimed, _seat_of(access, match))
-            _record_with_fixed_games(result, fixed)
+            _record_with_fixed_games(result, fixed, event)
             stored = fixed
             report_games = []
         swap(
@@ -468,7 +470,7 @@ def _answer(
             report_games = [game_data(game) for game in games]
         elif record is not None:
             claimed = _record_from_text(round_, record, _seat_of(access, match))
-            _record_with_fixed_games(claimed, fixed)
+            _record_with_fixed_games(claimed, fixed, event)
         before = result_snapshot(match)
         status = MatchStatus.CONFIRMED if confirm else MatchStatus.DISPUTED
         swap(

@@ -4,6 +4,8 @@ by card identity (4−2−6)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from decks.engine.check import resolve
@@ -19,7 +21,18 @@ from decks.engine.deckcheck import (
 from decks.engine.parser import parse_decklist
 from decks.engine.swap import check_swap
 
-from .pools import FEELIA, MADOKA, MIZUKI, MORIHARA, SWATI, crossover_pool, crossover_rules
+from .pools import (
+    BAN_DAY,
+    DAY_BEFORE_BAN,
+    FEELIA,
+    MADOKA,
+    MIZUKI,
+    MORIHARA,
+    SWATI,
+    TAKIGUCHI,
+    crossover_pool,
+    crossover_rules,
+)
 
 MAIN = {MORIHARA: 4, MIZUKI: 3, "汎用イベント01": 43}
 SIDE = {MADOKA: 2, SWATI: 5}
@@ -263,3 +276,78 @@ def test_deck_check_from_resolved_decklists():
     assert result.ok
     assert [(m.name, m.count) for m in result.swapped_in] == [(SWATI, 1)]
     assert [(m.name, m.count) for m in result.swapped_out] == [(MIZUKI, 1)]
+
+
+# --- review fixes (#13) ------------------------------------------------------------------
+
+
+def test_deck_check_1_2_1_counted_beta_printing_banned_on_the_event_day():
+    # Registered "3 水姫" without a printing; the judge finds βedition copies, which are
+    # banned from 2002-04-01 (rule 1−2−1): not OK, whatever the registered line accepts.
+    counted_main = {MORIHARA: 4, (MIZUKI, "beta"): 3, "汎用イベント01": 43}
+    result = compare(counted_main, SIDE, as_of=BAN_DAY, printing_labels={"beta": "βedition"})
+    assert not result.ok
+    assert result.codes == ["COUNTED_BANNED"]
+    [item] = result.discrepancies
+    assert item.rule == "1−2−1"
+    assert (item.name, item.count, item.found_printing) == (MIZUKI, 3, "beta")
+    assert item.message_en == (
+        "3 水姫 counted as βedition printings, which are banned on 2002-04-01 (rule 1−2−1)."
+    )
+    assert item.message_ja == (
+        "〔水姫〕3枚がβedition版でした。2002-04-01時点で禁止されている版です（ルール1−2−1）。"
+    )
+    assert item.as_dict()["details"]["as_of"] == "2002-04-01"
+
+
+def test_deck_check_1_2_1_one_banned_copy_is_singular_and_in_the_sideboard_too():
+    counted_side = {MADOKA: 1, (MADOKA, "beta"): 1, SWATI: 5}
+    result = compare(MAIN, counted_side, as_of=BAN_DAY, printing_labels={"beta": "βedition"})
+    assert result.codes == ["COUNTED_BANNED"]
+    assert result.discrepancies[0].message_en == (
+        "1 深見まどか counted as βedition printing, which is banned on 2002-04-01 (rule 1−2−1)."
+    )
+
+
+def test_deck_check_1_2_1_beta_printing_before_the_ban_is_ok():
+    counted_main = {MORIHARA: 4, (MIZUKI, "beta"): 3, "汎用イベント01": 43}
+    assert compare(counted_main, SIDE, as_of=DAY_BEFORE_BAN).ok
+    # Without the event's day nothing is judged about printings (as before).
+    assert compare(counted_main, SIDE).ok
+
+
+def test_deck_check_1_2_1_counted_printing_from_a_set_not_legal_yet():
+    # THIRD EXPANSION is legal from 2002-04-02 in the crossover format.
+    main = {MORIHARA: 4, TAKIGUCHI: 2, "汎用イベント01": 44}
+    counted_main = {MORIHARA: 4, (TAKIGUCHI, "third"): 2, "汎用イベント01": 44}
+    result = compare(counted_main, SIDE, main=main, as_of=BAN_DAY)
+    assert result.codes == ["COUNTED_NOT_LEGAL"]
+    assert result.discrepancies[0].message_en == (
+        "2 滝口 洋介 counted as third printings, which are not legal on 2002-04-01 (rule 1−2−1)."
+    )
+    assert compare(counted_main, SIDE, main=main, as_of=dt.date(2002, 4, 2)).ok
+
+
+def test_deck_check_1_2_4_extra_card_is_not_a_swap():
+    # A card on neither registered list found in the deck is an extra card,
+    # never "swapped into the deck"; only cards from the registered sideboard are swaps.
+    main = {MORIHARA: 4, "汎用イベント01": 46}
+    side = {SWATI: 5}
+    counted_main = {MORIHARA: 4, "汎用イベント01": 42, MIZUKI: 4}
+    counted_side = {SWATI: 5}
+    result = compare(counted_main, counted_side, main=main, side=side)
+    assert sorted(result.codes) == [EXTRA, MISSING]
+    assert result.swapped_in == ()
+    assert result.swapped_out == ()
+    # Half from the sideboard, half from nowhere: 1 swapped in, 1 extra.
+    counted_main = {MORIHARA: 4, "汎用イベント01": 44, SWATI: 2}
+    result = compare(counted_main, {SWATI: 4}, main=main, side=side)
+    assert [(m.name, m.count) for m in result.swapped_in] == [(SWATI, 1)]
+    assert [(m.name, m.count) for m in result.swapped_out] == []
+
+
+def test_deck_check_1_2_4_sizes_of_one_card_are_singular():
+    result = compare(MAIN, {MADOKA: 1}, side={MADOKA: 2})
+    assert result.discrepancies[0].message_en == (
+        "The sideboard has 1 card, but the registered sideboard has 2."
+    )

@@ -156,8 +156,8 @@ def test_check_13_heading_count_mismatch_is_a_notice_in_both_languages():
     assert [(n.code, n.lines) for n in report.notices] == [("HEADING_COUNT_MISMATCH", (14,))]
     notice = report.notices[0]
     assert notice.message_en == (
-        "The heading “【サイドボード（15枚）】” on line 14 says 15 cards, but 14 are listed "
-        "under it."
+        "The heading “【サイドボード（15枚）】” on line 14 gives a count of 15, but the cards "
+        "listed under it add up to 14."
     )
     assert notice.message_ja == (
         "14行目の見出し「【サイドボード（15枚）】」は15枚となっていますが、その下のカードは14枚です。"
@@ -171,7 +171,22 @@ def test_check_13_main_heading_count_mismatch_names_the_heading_line():
     report = check(text)
     assert [n.code for n in report.notices] == ["HEADING_COUNT_MISMATCH"]
     assert report.notices[0].lines == (1,)
-    assert "says 50 cards, but 48 are listed" in report.notices[0].message_en
+    assert "gives a count of 50, but the cards listed under it add up to 48" in (
+        report.notices[0].message_en
+    )
+
+
+def test_check_13_heading_count_mismatch_reads_well_for_one_card():
+    # A heading of 2 over a single card: no "1 cards" / "1 are listed".
+    report = check("\n".join([*filler_lines(50), "Sideboard (2)", "1 スワティ"]) + "\n")
+    [notice] = report.notices
+    assert notice.code == "HEADING_COUNT_MISMATCH"
+    assert notice.message_en == (
+        "The heading “Sideboard (2)” on line 14 gives a count of 2, but the cards listed "
+        "under it add up to 1."
+    )
+    assert " 1 cards" not in notice.message_en
+    assert "1 are" not in notice.message_en
 
 
 def test_check_13_heading_count_uses_the_count_read_from_a_bare_number():
