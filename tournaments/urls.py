@@ -5,6 +5,7 @@ from . import (
     views_bracket,
     views_deckcheck,
     views_event,
+    views_event_file,
     views_exports,
     views_live,
     views_metagame,
@@ -54,6 +55,7 @@ urlpatterns += (
     + views_live.urlpatterns
     + views_metagame.event_urlpatterns
     + views_deckcheck.urlpatterns
+    + views_event_file.urlpatterns
     + views_tokens.urlpatterns
     + views_webhooks.urlpatterns
 )

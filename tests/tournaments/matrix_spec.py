@@ -332,6 +332,14 @@ SPECS = [
     Spec("tournaments:export", "GET", {"pk": "@D", "kind": "decklists", "fmt": "xlsx"}, STAFF, PRIVATE, "draft-event", login=False),
     Spec("tournaments:export_job", "GET", {"pk": "@A", "job_id": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE),
     Spec("tournaments:export_job_download", "GET", {"pk": "@A", "job_id": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE),
+    # --- the event file: the staff's whole file (e-mails: owners), the public file once
+    # the rounds are under way (A is running), the import for anyone signed in -----------
+    Spec("tournaments:event_file_download", "GET", A, EVERYONE, login=False),
+    Spec("tournaments:event_file_download", "GET", A, OWNERS, variant="private", data={"private": "1"}, login=False),
+    Spec("tournaments:event_file_download", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
+    Spec("tournaments:event_file_staff", "GET", A, STAFF),
+    Spec("tournaments:event_file_staff", "GET", D, STAFF, PRIVATE, "draft-event"),
+    Spec("tournaments:event_file_import", GP, {}, SIGNED_IN, roles=SITE_ROLES, data={}),
     # --- the events API ------------------------------------------------------------------
     Spec("event-list", "GET", {}, EVERYONE),
     Spec("event-list", "POST", {}, SIGNED_IN, data={"name": "New event", "format": "crossover", "date": "2026-06-01", "capacity": 8}),
@@ -418,6 +426,10 @@ SPECS = [
     Spec("event-export-list", "GET", API_A, EVERYONE, data={"kind": "standings", "format": "csv"}),
     Spec("event-export-list", "GET", {"event_pk": "@A2"}, STAFF, PRIVATE, "draft-round", data={"kind": "pairings", "format": "json", "round": "@A2.round"}),
     Spec("event-export-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event", data={"kind": "decklists", "format": "csv"}),
+    Spec("event-file-list", "GET", API_A, EVERYONE),
+    Spec("event-file-list", "GET", API_A, OWNERS, variant="private", data={"private": "1"}),
+    Spec("event-file-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event"),
+    Spec("event-file-import-list", "POST", {}, SIGNED_IN, roles=SITE_ROLES, data={"schema": "crossover-event/1"}),
     Spec("export-job-detail", "GET", {"pk": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE, login=True),
     Spec("export-job-download", "GET", {"pk": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE, login=True),
     # --- the rest of the site: cards, decks, rules, accounts -------------------------------

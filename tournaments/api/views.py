@@ -804,3 +804,6 @@ def register_routes(router, prefix: str = "events") -> None:
     from . import views_why
 
     views_why.register_routes(router, nested)
+    from . import event_file
+
+    event_file.register_routes(router, nested)

@@ -24,6 +24,7 @@ OPERATIONS = {
     ("/api/v1/events/{event_pk}/audit/", "get"): {"200", "403", "404"},
     ("/api/v1/events/{event_pk}/deck-checks/", "get"): {"200", "403", "404"},
     ("/api/v1/events/{event_pk}/deck-checks/{id}/", "get"): {"200", "403", "404"},
+    ("/api/v1/events/{event_pk}/event-file/", "get"): {"200", "403", "404"},
 }
 COMMANDS = [
     "/api/v1/events/{id}/register/",
@@ -132,6 +133,21 @@ def test_new_reads_document_summary_and_errors(schema):
     audit = schema["paths"]["/api/v1/events/{event_pk}/audit/"]["get"]
     assert "action" in {p["name"] for p in audit["parameters"]}
     assert "403" in audit["responses"]
+
+
+def test_event_file_import_documents_both_answers_and_the_problems(schema):
+    operation = schema["paths"]["/api/v1/event-files/"]["post"]
+    assert operation["summary"] == "Import an event file"
+    assert "details.problems" in operation["description"]
+    responses = operation["responses"]
+    assert {"200", "201", "400", "403"} <= set(responses)
+    for code in ("400", "403"):
+        content = responses[code]["content"]["application/json"]["schema"]
+        assert content == {"$ref": ERROR_REF}, code
+    result = responses["201"]["content"]["application/json"]["schema"]
+    assert result == {"$ref": "#/components/schemas/ImportResult"}
+    download = schema["paths"]["/api/v1/events/{event_pk}/event-file/"]["get"]
+    assert "private" in {p["name"] for p in download["parameters"]}
 
 
 def test_create_input_lists_every_setting(schema):
