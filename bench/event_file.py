@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -249,13 +250,15 @@ def run(args, vendor: str) -> int:
     built = time.perf_counter() - started
     print(
         f"{vendor}: {args.players} players, {args.rounds} rounds built through the services "
-        f"in {built:.1f} s"
+        f"in {built:.1f} s; load average {' '.join(f'{n:.2f}' for n in os.getloadavg())}"
     )
 
     def timed(label, function):
-        started = time.perf_counter()
+        # Wall clock and this process's CPU time: on a shared machine the two differ.
+        started, cpu = time.perf_counter(), time.process_time()
         value = function()
-        print(f"{label:<22} {time.perf_counter() - started:8.3f} s")
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+        print(f"{label:<22} {wall:8.3f} s  (CPU {cpu:.3f} s)")
         return value
 
     document = timed("export_event", lambda: export_event(event))

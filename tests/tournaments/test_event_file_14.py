@@ -398,3 +398,29 @@ def test_import_command_refuses_a_file_that_is_not_json(tmp_path):
 def test_export_command_refuses_an_unknown_event(db, tmp_path):
     with pytest.raises(CommandError, match="no event 999"):
         call_command("export_event", "999", str(tmp_path / "x.json"))
+
+
+def test_replacing_an_event_is_refused_to_an_outsider_and_allowed_to_its_organizer(
+    busy_event, outsider, organizer
+):
+    document = export_event(busy_event)
+    audit_count = AuditEntry.objects.filter(event=busy_event).count()
+    with pytest.raises(services.NotAllowed) as refused:
+        import_event(document, actor=outsider)
+    assert refused.value.code == "not_manager"
+    assert AuditEntry.objects.filter(event=busy_event).count() == audit_count
+    outcome = import_event(document, actor=organizer)
+    imported = AuditEntry.objects.filter(event=outcome.event).order_by("-id").first()
+    assert (imported.action, imported.actor) == ("event.imported", organizer)
+    assert imported.after["created"] is False
+
+
+def test_importing_a_new_event_is_refused_to_an_inactive_account(busy_event):
+    document = export_event(busy_event)
+    empty_database()
+    inactive = UserFactory(username="inactive", is_active=False)
+    with pytest.raises(services.NotAllowed) as refused:
+        import_event(document, actor=inactive)
+    assert refused.value.code == "login_required"
+    assert Event.objects.count() == 0
+    assert get_user_model().objects.count() == 1

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from decks.models import Format
 
+from .. import policy
 from ..models import (
     AuditEntry,
     DeckCheck,
@@ -83,6 +84,10 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
 
     Side effects: inactive placeholder accounts for usernames this site does not have;
     the event and everything in it; one ``event.imported`` audit entry by ``actor``.
+    With an ``actor`` (pages, API), replacing an event needs the right to edit it
+    (``policy.can_edit_event``) and a new one the right to create events; refused with
+    ``NotAllowed`` (``not_manager``, ``login_required``), nothing written. Without one
+    (the command), no permission is checked.
     """
     problems = validate(document)
     if problems:
@@ -95,11 +100,17 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
 
 
 def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutcome:
-    users, created_names = _accounts(document["users"])
     data = document["event"]
     uid = uuid.UUID(data["uid"])
     event = Event.objects.select_for_update().filter(uid=uid).first()
     created = event is None
+    if actor is not None:
+        # Replacing an event takes the right to edit it; a new one, the right to create.
+        if created:
+            policy.require(policy.can_create_event(actor), "login_required")
+        else:
+            policy.require(policy.can_edit_event(policy.access_for(actor, event)), "not_manager")
+    users, created_names = _accounts(document["users"])
     settings = {
         "organizer": users[data["organizer"]],
         "format": fmt,
