@@ -4,6 +4,7 @@ from django.views.decorators.http import require_safe
 
 from rules.selectors import cards_with_rules, current_card_text, latest_erratum, rulings_for_card
 
+from .models import CardType
 from .printings import newest_with_reason, printing_key
 from .selectors import CardFilter, cards_with_printings
 
@@ -35,8 +36,32 @@ def card_detail(request, pk: int):
             "erratum": latest_erratum(card),
             "current_text": current_card_text(card),
             "rulings": rulings_for_card(card),
+            "copies": _copies_in_a_deck(card),
         },
     )
+
+
+def _copies_in_a_deck(card) -> dict:
+    """How many copies of ``card`` a deck may hold, as the game's formats read its "any
+    number" mark (rule 1−2−3): a format may honour the mark only for one card type
+    (``Format.exempt_card_type``; common navigators in CrossOver). One query, only for a
+    marked card. ``exempt``: any number in some format; else ``navigators_only`` or
+    ``types``: the names of the card types the formats do exempt (empty: none honours the
+    mark)."""
+    if not card.unlimited:
+        return {"marked": False, "exempt": False}
+    rules = list(card.game.formats.values_list("exempt_unlimited", "exempt_card_type"))
+    honoured = [card_type for exempt, card_type in rules if exempt]
+    if not rules or any(not card_type or card_type == card.card_type for card_type in honoured):
+        return {"marked": True, "exempt": True}
+    codes = sorted(set(honoured))
+    labels = dict(CardType.choices)
+    return {
+        "marked": True,
+        "exempt": False,
+        "navigators_only": codes == [CardType.NAVIGATOR],
+        "types": ", ".join(str(labels.get(code, code)) for code in codes),
+    }
 
 
 def _query_without_page(request) -> str:

@@ -177,3 +177,69 @@ def test_1_2_1_card_page_in_japanese(client, game):
     assert (
         "有効なテキスト: THIRD EXPANSION（2002-06-01発売）— 発売日が最も新しい版（ルール1−2−1）。"
     ) in body
+
+
+# --- "any number of copies" as the game's formats read the mark (rule 1−2−3) ---------------
+
+
+def _format(game, slug, **values):
+    from decks.models import Format
+
+    return Format.objects.create(game=game, slug=slug, name=slug, **values)
+
+
+def _copies_text(client, card, language="en"):
+    """The "Copies in a deck" entry of the card page, as text."""
+    url = reverse("cardpool:card_detail", args=[card.pk])
+    body = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    start = body.index("Copies in a deck" if language == "en" else "デッキに入れられる枚数")
+    return " ".join(body[start : body.index("</dd>", start)].split())
+
+
+@pytest.mark.django_db
+def test_1_2_3_card_page_flagged_character_is_not_any_number(client, game):
+    # The crossover format honours the mark for navigators only: a Character marked by
+    # mistake still counts against the copy limit.
+    _format(game, "crossover-like", copy_limit=4, exempt_card_type="NAVIGATOR")
+    card = CardFactory(game=game, name="水姫", card_type="CHARACTER", unlimited=True)
+    text = _copies_text(client, card)
+    assert "any number (rule 1−2−3)" not in text
+    assert "limited by the format" in text
+    assert "Marked “any number”, but rule 1−2−3 exempts only common navigators." in text
+    ja = _copies_text(client, card, "ja")
+    assert "何枚でも（ルール1−2−3）" not in ja
+    assert "フォーマットの制限に従う" in ja
+    assert (
+        "「何枚でも」と記録されていますが、ルール1−2−3で何枚でも入れられるのはコモンの"
+        "ナビゲーターだけです。"
+    ) in ja
+
+
+@pytest.mark.django_db
+def test_1_2_3_card_page_flagged_navigator_is_any_number(client, game):
+    _format(game, "crossover-like", copy_limit=4, exempt_card_type="NAVIGATOR")
+    card = CardFactory(game=game, name="スワティ", card_type="NAVIGATOR", unlimited=True)
+    assert "any number (rule 1−2−3)" in _copies_text(client, card)
+    assert "何枚でも（ルール1−2−3）" in _copies_text(client, card, "ja")
+
+
+@pytest.mark.django_db
+def test_1_2_3_card_page_flag_honoured_for_every_type_or_by_no_format(client, game):
+    card = CardFactory(game=game, name="汎用", card_type="SPELL", unlimited=True)
+    # No format of the game yet: the mark is shown as it is.
+    assert "any number (rule 1−2−3)" in _copies_text(client, card)
+    _format(game, "no-exemption", copy_limit=4, exempt_unlimited=False)
+    text = _copies_text(client, card)
+    assert "limited by the format" in text
+    assert "Marked “any number”, but no format exempts it." in text
+    _format(game, "any-type", copy_limit=4, exempt_card_type="")
+    assert "any number (rule 1−2−3)" in _copies_text(client, card)
+
+
+@pytest.mark.django_db
+def test_1_2_3_card_page_unmarked_card_is_limited(client, game):
+    _format(game, "crossover-like", copy_limit=4, exempt_card_type="NAVIGATOR")
+    card = CardFactory(game=game, name="森原 さとみ", card_type="CHARACTER")
+    text = _copies_text(client, card)
+    assert "limited by the format" in text
+    assert "Marked" not in text
