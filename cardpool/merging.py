@@ -110,6 +110,7 @@ def _merge(get_model: Callable, keep, other) -> dict:
         moved["differing_values_dropped"] = conflicts
 
     summary = {
+        "game_id": keep.game_id,
         "kept_id": keep.pk,
         "kept_name": keep.name,
         "merged_id": other.pk,

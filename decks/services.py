@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 
 from cardpool.models import Card, CardSet, Game, Printing
@@ -262,6 +262,31 @@ def format_changed(fmt: Format, *, reason: str, user=None) -> RecheckJob:
     )
     recheck_format_decks.delay_on_commit(job_id=job.pk)
     return job
+
+
+def queue_stale_rechecks() -> list[RecheckJob]:
+    """Queue a re-check of every format some of whose stored decks were last checked
+    against an older version, unless one is queued for its current version already (a
+    migration that changes a format or merges cards bumps the version; see decks.apps)."""
+    from .tasks import recheck_format_decks
+
+    jobs = []
+    for fmt in Format.objects.order_by("id"):
+        if RecheckJob.objects.filter(format=fmt, format_version=fmt.version).exists():
+            continue
+        stale = (
+            Deck.objects.filter(format=fmt)
+            .annotate(latest=Max("checks__format_version"))
+            .filter(latest__lt=fmt.version)
+        )
+        if not stale.exists():
+            continue
+        job = RecheckJob.objects.create(
+            format=fmt, format_version=fmt.version, reason="format updated by a migration"
+        )
+        recheck_format_decks.delay_on_commit(job_id=job.pk)
+        jobs.append(job)
+    return jobs
 
 
 CHUNK = 1000

@@ -10,7 +10,18 @@ def merge_cards(apps, schema_editor):
     # Name identity now ignores quotation brackets, wave-dash and ellipsis variants and
     # invisible characters (rules 1−2−1, 4−2−6): cards stored under two written forms of
     # one name become one card, with a CardMerge row for each merged card.
-    merge_same_name_cards(apps.get_model)
+    merged = merge_same_name_cards(apps.get_model)
+    # Decklists, bans or copy groups that now name another card check differently: a new
+    # version of each format of those games, so that stored decks are checked again
+    # (decks.apps queues the re-check after migrate).
+    games = {
+        merge["game_id"]
+        for merge in merged
+        if any(merge["moved"].get(key) for key in ("deck_lines", "ban_entries", "copy_groups"))
+    }
+    if games:
+        Format = apps.get_model("decks", "Format")
+        Format.objects.filter(game_id__in=games).update(version=models.F("version") + 1)
 
 
 class Migration(migrations.Migration):

@@ -277,3 +277,20 @@ def test_unlimited_warning_counts_the_stored_printings_rarity_1_2_3(game, sets):
     summary = import_cards(csv("光の案内人,second,NAVIGATOR,S-03,,true"), game=game)
     assert [(n.row, n.field) for n in summary.notes] == [(2, "unlimited")]
     assert "レア" in summary.notes[0].reason
+
+
+def test_identity_migration_gives_formats_of_merged_deck_lines_a_new_version(
+    game, cards, crossover, django_user_model
+):
+    import importlib
+
+    migration = importlib.import_module("cardpool.migrations.0003_card_identity")
+    old = stored_as(game, "〔森原さとみ〕")
+    owner = django_user_model.objects.create_user("owner")
+    deck = Deck.objects.create(owner=owner, format=crossover, name="d")
+    DeckEntry.objects.create(deck=deck, card=old, count=1)
+    version = crossover.version
+    migration.merge_cards(apps, None)
+    crossover.refresh_from_db()
+    assert crossover.version == version + 1
+    assert list(DeckEntry.objects.values_list("card_id", flat=True)) == [cards["satomi"].pk]
