@@ -405,3 +405,27 @@ def test_replay_standings_are_the_sites(event_after_round_3):
         assert [(row.match_points, row.tiebreakers) for row in ours] == [
             (line.match_points, tuple(line.tiebreakers.values())) for line in site.rows
         ]
+
+
+@pytest.mark.django_db
+def test_replay_public_event_file_from_the_event_page_verifies(
+    tmp_path, client, event_after_round_3
+):
+    """The file anyone downloads from the event page (no staff data, no draft round)."""
+    from django.urls import reverse
+
+    from tournaments import services
+
+    world = event_after_round_3
+    services.generate_round(world.event, actor=world.organizer)  # a draft: left out
+    event_page = client.get(reverse("tournaments:event_detail", args=[world.event.pk]))
+    url = reverse("tournaments:event_file_download", args=[world.event.pk])
+    assert f'href="{url}"' in event_page.content.decode()
+    response = client.get(url)
+    assert response.status_code == 200
+    document = json.loads(
+        b"".join(response.streaming_content) if response.streaming else response.content
+    )
+    code, text = run(tmp_path, document)
+    assert code == EXIT_OK, text
+    assert text.splitlines()[-1].startswith("VERDICT: everything agrees (3 rounds")
