@@ -446,7 +446,9 @@ def deliver(delivery_id: int) -> str | None:
     )
     if not claimed:
         return None
-    delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
+    delivery = WebhookDelivery.objects.select_related("webhook").filter(pk=delivery_id).first()
+    if delivery is None:  # its webhook was deleted meanwhile
+        return None
     attempt = delivery.attempts
     log = list(delivery.attempt_log)
     # Attempts claimed before whose worker never reported back (it died mid-send).
