@@ -180,8 +180,10 @@ def resolve(
         if card is None:
             suggestions = pool.suggest(line.name)
             listed = "、".join(f"〔{name}〕" for name in suggestions)
-            # A name ending in a bare number: say how a number of copies is written.
-            bare = line.bare_count is not None
+            # A name ending in a number (read as a count or not: glued to the name as in
+            # "スワティ46", or out of range as in "森原さとみ 0" or "森原さとみ 1000"):
+            # say how a number of copies is written.
+            bare = line.bare_count is not None or line.name.rstrip()[-1:].isdigit()
             message_en, message_ja = render(
                 "UNKNOWN_CARD",
                 {

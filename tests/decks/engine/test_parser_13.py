@@ -269,6 +269,27 @@ def test_check_13_unknown_card_ending_in_a_number_says_how_counts_are_written():
     assert "「カード名 4枚」" in unknown[0].message_ja
 
 
+@pytest.mark.parametrize(
+    "line", ["森原さとみ 0", "森原さとみ 1000", "スワティ46", "スワティ４６", "ズワティ 3 (β)"]
+)
+def test_check_13_unknown_card_ending_in_an_unread_number_says_how_counts_are_written(line):
+    # 0 and 1000 are out of the 1–999 range and 46 is glued to the name, so the number is
+    # not read as the count; the name is then unknown, and the message says how to write
+    # a number of copies besides "Did you mean".
+    report = check_decklist(line + "\n", crossover_rules(), BAN_DAY, POOL)
+    [unknown] = [v for v in report.violations if v.code == "UNKNOWN_CARD"]
+    assert unknown.message_en.endswith(QUANTITY_FORMS[0])
+    assert unknown.message_ja.endswith(QUANTITY_FORMS[1])
+
+
+def test_check_13_unknown_card_glued_number_still_suggests_the_card():
+    report = check_decklist("スワティ46\n", crossover_rules(), BAN_DAY, POOL)
+    [unknown] = [v for v in report.violations if v.code == "UNKNOWN_CARD"]
+    assert unknown.message_en == (
+        "Unknown card “スワティ46” on line 1. Did you mean " + SWATI + "?" + QUANTITY_FORMS[0]
+    )
+
+
 def test_check_13_unknown_card_without_a_number_has_no_count_advice():
     report = check_decklist("zzzzqqq\n", crossover_rules(), BAN_DAY, POOL)
     unknown = [v.message_en for v in report.violations if v.code == "UNKNOWN_CARD"]
