@@ -429,3 +429,25 @@ def test_replay_public_event_file_from_the_event_page_verifies(
     code, text = run(tmp_path, document)
     assert code == EXIT_OK, text
     assert text.splitlines()[-1].startswith("VERDICT: everything agrees (3 rounds")
+
+
+PENALTY_GAME = {"end": "penalty", "penalized": [True, False], "penalty": 0}
+
+
+def test_replay_record_over_game_loss_penalty_games(tmp_path):
+    """A record typed over a game-loss penalty game must include it (engine
+    check_fixed_games): 0-2 does, 2-0 does not. (The last round: no later pairing was
+    made from these records.)"""
+    document = generated_event()
+    first, second = document["rounds"][-1]["matches"][:2]
+    first.update(games=[dict(PENALTY_GAME)], record="0-2-0", outcome="player2")
+    code, text = run(tmp_path, document)
+    assert code == EXIT_OK, text
+    assert "1 record over penalty games" in text.splitlines()[5]
+    second.update(games=[dict(PENALTY_GAME)], record="2-0-0", outcome="player1")
+    code, text = run(tmp_path, document)
+    assert code == EXIT_DISAGREES
+    assert (
+        f"  round 5: table {second['table']} ({second['player1']} v {second['player2']}): the "
+        "games give 0-1-0, the file says 2-0-0"
+    ) in text.splitlines()
