@@ -170,7 +170,8 @@ class ImportUploadForm(forms.Form):
         label=_("Card file"),
         help_text=_(
             "CSV with a header row (name, set, card_type required; number, rarity, cost, gender,"
-            " ap, dp, text, unlimited, element, notes, deck_size_min, deck_size_max optional) or"
+            " ap, dp, text, unlimited, element, notes, deck_size_min, deck_size_max, release_date"
+            " optional) or"
             " JSON Lines with the same keys."
         ),
     )

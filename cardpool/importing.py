@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import datetime as dt
 import io
 import json
 import unicodedata
@@ -36,6 +37,7 @@ FIELDS = (
     "notes",
     "deck_size_min",
     "deck_size_max",
+    "release_date",
 )
 REQUIRED = ("name", "set", "card_type")
 # Fields that describe the card itself (the same for all its printings).
@@ -51,7 +53,7 @@ CARD_FIELDS = (
     "deck_size_min",
     "deck_size_max",
 )
-PRINTING_FIELDS = ("rarity", "text")
+PRINTING_FIELDS = ("rarity", "text", "release_date")
 MAX_LENGTHS = {"name": 200, "number": 20, "rarity": 40}
 _TRUE = {"true", "yes", "1", "y"}
 _FALSE = {"false", "no", "0", "n"}
@@ -319,6 +321,17 @@ def _clean_row(
     for column in ("rarity", "text", "notes"):
         if text.get(column):
             values[column] = text[column]
+    if text.get("release_date"):
+        try:
+            values["release_date"] = dt.date.fromisoformat(text["release_date"].strip())
+        except ValueError:
+            errors.append(
+                RowError(
+                    row,
+                    "release_date",
+                    _("%r is not a date; write it as YYYY-MM-DD.") % text["release_date"],
+                )
+            )
     if text.get("name") and not name_key(text["name"]):
         errors.append(RowError(row, "name", _("has no visible characters.")))
     if errors:

@@ -8,7 +8,7 @@ from django.utils.translation import pgettext_lazy
 from config.jobs import TrackedJob
 
 from .names import bare_name, name_key, search_key
-from .printings import newest, release_key
+from .printings import newest, printing_key, release_key
 
 
 class CardType(models.TextChoices):
@@ -265,7 +265,7 @@ class Card(models.Model):
 
         Uses the prefetched ``printings`` (with their sets) when present.
         """
-        return newest(self.printings.all(), key=lambda p: p.set.release_key(p.pk or 0))
+        return newest(self.printings.all(), key=printing_key)
 
     @property
     def current_text(self) -> str:
@@ -283,6 +283,15 @@ class Printing(models.Model):
     number = models.CharField(_("card number"), max_length=20, blank=True)
     rarity = models.CharField(_("rarity"), max_length=40, blank=True)
     text = models.TextField(_("card text"), blank=True)
+    release_date = models.DateField(
+        _("release date"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "For a printing released on its own day, such as a promotional card; empty: the"
+            " set's. Decides which text is in force (rule 1−2−1)."
+        ),
+    )
 
     class Meta:
         ordering = ["card", models.F("set__release_order").asc(nulls_first=True), "number"]

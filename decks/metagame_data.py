@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from cardpool.models import Card, CardSet, Printing
 from cardpool.names import name_key
-from cardpool.printings import newest
+from cardpool.printings import newest, printing_key
 
 from .engine.check import resolve
 from .engine.model import CardInfo, CardPool, FormatRules, PrintingInfo
@@ -129,4 +129,4 @@ def _printing(printings: list[Printing], set_code: str | None) -> Printing | Non
     if set_code is not None:
         named = [p for p in printings if p.set.code == set_code]
         return named[0] if named else None
-    return newest(printings, key=lambda p: p.set.release_key(p.pk or 0))
+    return newest(printings, key=printing_key)

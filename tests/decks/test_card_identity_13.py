@@ -294,3 +294,33 @@ def test_identity_migration_gives_formats_of_merged_deck_lines_a_new_version(
     crossover.refresh_from_db()
     assert crossover.version == version + 1
     assert list(DeckEntry.objects.values_list("card_id", flat=True)) == [cards["satomi"].pk]
+
+
+PROMO_HEADER = "name,set,card_type,number,text,release_date\n"
+
+
+def test_a_dated_promotional_printing_has_the_text_in_force_1_2_1(game, sets):
+    # Rule 1−2−1: the newest set or promotional card's text. A promo given out on its own
+    # day carries that day; the sets here have no dates, so the dated promo is newest.
+    data = (
+        PROMO_HEADER
+        + "清姫,first,CHARACTER,F-09,old text,\n"
+        + "清姫,promo,CHARACTER,P-03,promo text,2002-03-15\n"
+    ).encode()
+    import_cards(data, game=game)
+    card = Card.objects.prefetch_related("printings__set").get(game=game, name="清姫")
+    assert card.newest_printing().set.code == "promo"
+    assert card.current_text == "promo text"
+    assert Printing.objects.get(set__code="promo").release_date.isoformat() == "2002-03-15"
+
+
+def test_a_release_date_that_is_not_a_date_is_refused_naming_row_and_field(game, sets):
+    from cardpool.importing import ImportRejected
+
+    data = (PROMO_HEADER + "清姫,promo,CHARACTER,P-03,,15/03/2002\n").encode()
+    with pytest.raises(ImportRejected) as rejected:
+        import_cards(data, game=game)
+    assert [(e.row, e.field, e.reason) for e in rejected.value.errors] == [
+        (2, "release_date", "'15/03/2002' is not a date; write it as YYYY-MM-DD.")
+    ]
+    assert not Card.objects.filter(game=game).exists()

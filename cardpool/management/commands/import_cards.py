@@ -10,8 +10,8 @@ from cardpool.services import import_cards
 class Command(BaseCommand):
     help = (
         "Import cards from a CSV (header: name,set,card_type,number,rarity,cost,gender,ap,dp,"
-        "text,unlimited,element,notes,deck_size_min,deck_size_max) or JSON Lines file. All "
-        "rows or none are written."
+        "text,unlimited,element,notes,deck_size_min,deck_size_max,release_date) or JSON Lines"
+        " file. All rows or none are written."
     )
 
     def add_arguments(self, parser):
