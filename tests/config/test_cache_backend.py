@@ -1,12 +1,15 @@
 """The Redis cache backend (config/cache.py) against the real Redis of this machine."""
 
+import os
+
 import pytest
 
 from config.cache import RedisCache
 
 pytestmark = pytest.mark.services
 
-REDIS = "redis://127.0.0.1:6379/14"
+# CI runs the SQLite and the PostgreSQL suites side by side: each clears its own database.
+REDIS = f"redis://127.0.0.1:6379/{13 if os.environ.get('DATABASE_URL') else 14}"
 
 
 @pytest.fixture
