@@ -320,7 +320,7 @@ def test_new_deck_check_page_counts_per_card_without_script(checked, judge):
     response = client.get(new_url(event, registrations[0]))
     assert response.status_code == 200
     body = text_of(response)
-    assert "Registered: deck 50 cards, sideboard 5 cards." in body
+    assert "Registered cards: 50 in the deck, 5 in the sideboard." in body
     # One row per registered card and printing, starting from the registered counts.
     assert 'name="count-card1_main" value="2"' in body
     assert 'name="count-card1_side" value="2"' in body

@@ -190,3 +190,21 @@ def test_record_with_penalty_games_reads_them_with_the_events_rules(
     )
     assert seen
     assert all(rules is not None and rules.max_hp is None for rules in seen)
+
+
+def test_new_deck_check_page_says_one_card_in_the_singular(
+    staffed_event, organizer, judge, make_players
+):
+    # A registered sideboard of one card (2−1−3 counts it): never "1 cards".
+    event = staffed_event
+    deck = "4 森原 さとみ\n4 狡猾フィーリア\n42 スワティ\nサイドボード\n1 スワティ\n"
+    [registration] = register_all(event, make_players(1), deck)
+    client = Client()
+    client.force_login(judge)
+    url = reverse("tournaments:deck_check_new", args=[event.pk, registration.pk])
+    assert "Registered cards: 50 in the deck, 1 in the sideboard." in text_of(
+        client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    )
+    assert "登録: デッキ50枚、サイドボード1枚。" in text_of(
+        client.get(url, HTTP_ACCEPT_LANGUAGE="ja")
+    )
