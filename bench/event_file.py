@@ -210,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=512)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--out", help="also write the event file here")
+    parser.add_argument(
+        "--bulk-results",
+        action="store_true",
+        help="write results in bulk (as the services write them) to build the event faster",
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile the import")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
 
@@ -246,10 +252,13 @@ def run(args, vendor: str) -> int:
         user_model(username=f"player{n:04d}", password=unusable) for n in range(1, args.players + 1)
     )
     started = time.perf_counter()
-    event = build_played_event(fmt, organizer, players, rounds=args.rounds)
+    event = build_played_event(
+        fmt, organizer, players, rounds=args.rounds, bulk_results=args.bulk_results
+    )
     built = time.perf_counter() - started
     print(
         f"{vendor}: {args.players} players, {args.rounds} rounds built through the services "
+        f"({'results in bulk' if args.bulk_results else 'every result reported and confirmed'}) "
         f"in {built:.1f} s; load average {' '.join(f'{n:.2f}' for n in os.getloadavg())}"
     )
 
@@ -273,7 +282,16 @@ def run(args, vendor: str) -> int:
         print(f"{len(problems)} problems, first: {problems[0]}")
         return 1
     remove_event_and_people(event)
-    outcome = timed("import_event", lambda: import_event(json.loads(text)))
+    parsed = json.loads(text)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        outcome = timed("import_event", lambda: profile.runcall(import_event, parsed))
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
+    else:
+        outcome = timed("import_event", lambda: import_event(parsed))
     again = timed("export_event (again)", lambda: export_event(outcome.event))
     counts = ", ".join(f"{name} {n}" for name, n in outcome.counts.items())
     print(f"imported: {counts}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.db import transaction
+from django.db import connection, transaction
 
 from decks.models import Format
 
@@ -344,10 +344,37 @@ def _bulk(model, objects: list, times: list, *, infractions=None, codes=None) ->
         for obj, code in zip(objects, codes, strict=True):
             obj.infraction_ref = infractions[code] if code else None
     objects = model.objects.bulk_create(objects, batch_size=BATCH)
+    _restore_times(model, objects, times)
     for obj, value in zip(objects, times, strict=True):
         obj.created_at = value
-    model.objects.bulk_update(objects, ["created_at"], batch_size=BATCH)
     return objects
+
+
+TIME_BATCH = 300  # two parameters per row and one more: under SQLite's 999
+
+
+def _restore_times(model, objects: list, times: list) -> None:
+    """``created_at`` as the file says, one ``UPDATE … CASE`` per batch of rows: the same
+    statement ``bulk_update`` writes, without its per-row expression objects (a third of
+    a large import's time)."""
+    ops = connection.ops
+    quote = ops.quote_name
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    column = quote(model._meta.get_field("created_at").column)
+    cast = "CAST(%s AS timestamp with time zone)" if connection.vendor == "postgresql" else "%s"
+    rows = [
+        (obj.pk, ops.adapt_datetimefield_value(value))
+        for obj, value in zip(objects, times, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), TIME_BATCH):
+            chunk = rows[start : start + TIME_BATCH]
+            cases = " ".join(f"WHEN %s THEN {cast}" for _ in chunk)
+            marks = ", ".join("%s" for _ in chunk)
+            cursor.execute(
+                f"UPDATE {table} SET {column} = CASE {pk} {cases} END WHERE {pk} IN ({marks})",
+                [value for row in chunk for value in row] + [row[0] for row in chunk],
+            )
 
 
 def _registration(event: Event, users: dict, row: dict) -> Registration:
