@@ -21,10 +21,12 @@ The API (``tournaments/api/event_file.py``) calls the same functions.
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
@@ -35,7 +37,14 @@ from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from . import policy, selectors
-from .event_file import EventFileRejected, ImportOutcome, Problem, export_event, import_event
+from .event_file import (
+    EventFileRejected,
+    ImportOutcome,
+    Problem,
+    export_event,
+    import_event,
+    load_schema,
+)
 from .models import Event, EventState
 from .services.errors import NotAllowed
 
@@ -312,8 +321,46 @@ def imported_message(outcome: ImportOutcome) -> str:
     return text
 
 
+@functools.cache
+def format_documentation() -> str:
+    """docs/event-file.md as text (the pages show it as it is: Markdown reads as text)."""
+    try:
+        return (settings.BASE_DIR / "docs" / "event-file.md").read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+@require_safe
+def event_verify(request, pk: int):
+    """How anyone can verify the event: the public file, the command, the format (one
+    query: the event with the viewer's access)."""
+    event, access = selectors.viewed_event(request.user, pk)
+    return render(
+        request,
+        "tournaments/event_file/verify.html",
+        {
+            "event": event,
+            "access": access,
+            "public_allowed": public_file_allowed(event) or access.is_staff,
+            "verify_command": f"python -m tournaments.engine.replay event-{event.pk}.json",
+            "documentation": format_documentation(),
+            "documentation_name": "docs/event-file.md",
+        },
+    )
+
+
+@require_safe
+def event_file_schema(request):
+    """The JSON Schema of ``crossover-event/1`` (public)."""
+    response = JsonResponse(load_schema(), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = 'inline; filename="crossover-event-1.schema.json"'
+    return response
+
+
 urlpatterns = [
     path("import/", event_file_import, name="event_file_import"),
+    path("event-file/schema.json", event_file_schema, name="event_file_schema"),
+    path("<int:pk>/verify/", event_verify, name="event_verify"),
     path("<int:pk>/event-file/", event_file_download, name="event_file_download"),
     path("<int:pk>/staff/event-file/", event_file_staff, name="event_file_staff"),
 ]

@@ -340,6 +340,9 @@ SPECS = [
     Spec("tournaments:event_file_staff", "GET", A, STAFF),
     Spec("tournaments:event_file_staff", "GET", D, STAFF, PRIVATE, "draft-event"),
     Spec("tournaments:event_file_import", GP, {}, SIGNED_IN, roles=SITE_ROLES, data={}),
+    Spec("tournaments:event_verify", "GET", A, EVERYONE, login=False),
+    Spec("tournaments:event_verify", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
+    Spec("tournaments:event_file_schema", "GET", {}, EVERYONE, roles=SITE_ROLES),
     # --- the events API ------------------------------------------------------------------
     Spec("event-list", "GET", {}, EVERYONE),
     Spec("event-list", "POST", {}, SIGNED_IN, data={"name": "New event", "format": "crossover", "date": "2026-06-01", "capacity": 8}),

@@ -381,3 +381,40 @@ def test_api_event_file_query_count_does_not_grow_with_the_event(
 
     assert queries(running.event) == queries(small)
     assert Round.objects.filter(event=running.event, status=RoundStatus.DRAFT).count() == 1
+
+
+# --- verify page and schema ------------------------------------------------------------------
+
+
+def test_verify_page_shows_the_command_the_download_and_the_format(
+    client, running, outsider, django_assert_num_queries
+):
+    event = running.event
+    client.force_login(outsider)
+    url = reverse("tournaments:event_verify", args=[event.pk])
+    client.get(url)
+    with django_assert_num_queries(3):  # session, user, the event with the viewer's access
+        response = client.get(url)
+    page = response.content.decode()
+    assert f"python -m tournaments.engine.replay event-{event.pk}.json" in page
+    assert f'href="{download_url(event)}" download' in page
+    assert "# The event file (`crossover-event/1`)" in page
+    assert f'href="{reverse("tournaments:event_file_schema")}"' in page
+
+
+def test_verify_page_before_the_rounds_has_no_download(client, staffed_event, outsider):
+    client.force_login(outsider)
+    page = client.get(reverse("tournaments:event_verify", args=[staffed_event.pk]))
+    assert page.status_code == 200
+    assert download_url(staffed_event) not in page.content.decode()
+
+
+def test_verify_page_of_a_draft_does_not_exist_for_a_visitor(client, organizer, crossover):
+    draft = new_event(organizer, crossover)
+    assert client.get(reverse("tournaments:event_verify", args=[draft.pk])).status_code == 404
+
+
+def test_event_file_schema_is_public(client):
+    response = client.get(reverse("tournaments:event_file_schema"))
+    assert response.status_code == 200
+    assert response.json()["$schema"].startswith("https://json-schema.org/")
