@@ -127,6 +127,14 @@ def test_venue_poster_and_event_file_pages(case, running, new_page, live_server,
     document = json.loads(Path(downloaded.path()).read_text(encoding="utf-8"))
     assert document["event"]["uid"] == str(event.uid)
 
+    # The verify page: the public download, the command, the format (opened).
+    page.goto(f"/events/{event.pk}/verify/")
+    expect(page.locator(".command code")).to_have_text(
+        f"python -m tournaments.engine.replay event-{event.pk}.json"
+    )
+    page.locator("details.format-doc > summary").click()
+    look("verify")
+
     # The import page: a broken file is refused with every problem; nothing is written.
     moved = copy.deepcopy(export_event(event))
     moved["event"]["uid"] = str(uuid.uuid4())
