@@ -424,3 +424,15 @@ def test_importing_a_new_event_is_refused_to_an_inactive_account(busy_event):
     assert refused.value.code == "login_required"
     assert Event.objects.count() == 0
     assert get_user_model().objects.count() == 1
+
+
+def test_problems_are_in_the_readers_language(busy_event):
+    from django.utils import translation
+
+    document = export_event(busy_event)
+    document["penalties"][0]["player"] = "nobody"
+    with translation.override("ja"):
+        problems = validate(document)
+    assert [(p.path, p.message) for p in problems] == [
+        ("penalties[0].player", "'nobody' はこの大会に参加登録していません")
+    ]

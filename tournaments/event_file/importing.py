@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
+from django.utils.translation import gettext as _
 
 from decks.models import Format
 
@@ -61,7 +62,11 @@ def _site_problems(document: dict) -> tuple[list[Problem], Format | None, dict[s
     slug = document["format"]["slug"]
     fmt = Format.objects.select_related("game").filter(slug=slug).first()
     if fmt is None:
-        problems.append(Problem("format.slug", f"there is no format {slug!r} on this site"))
+        problems.append(
+            Problem(
+                "format.slug", _("there is no format %(slug)s on this site") % {"slug": repr(slug)}
+            )
+        )
         return problems, None, {}
     codes = {p["infraction_code"] for p in document["penalties"] if p["infraction_code"]}
     infractions = {i.code: i for i in Infraction.objects.filter(game=fmt.game, code__in=codes)}
@@ -71,7 +76,8 @@ def _site_problems(document: dict) -> tuple[list[Problem], Format | None, dict[s
             problems.append(
                 Problem(
                     f"penalties[{index}].infraction_code",
-                    f"there is no infraction {code!r} for {fmt.game.name} on this site",
+                    _("there is no infraction %(code)s for %(game)s on this site")
+                    % {"code": repr(code), "game": fmt.game.name},
                 )
             )
     return problems, fmt, infractions

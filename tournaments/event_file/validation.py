@@ -1,6 +1,7 @@
 """Checking an event file: the JSON Schema, then the file's own consistency.
 
-Plain Python (no database): what a file says about itself. What depends on the importing
+No database: what a file says about itself (messages in the active language; the
+schema's own messages, from jsonschema, are in English). What depends on the importing
 site (the format exists there, the infraction codes) is checked by the importer.
 """
 
@@ -11,6 +12,7 @@ import uuid
 from collections.abc import Iterable
 from functools import cache
 
+from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator, FormatChecker
 
 from .schema import Problem, load_schema
@@ -72,7 +74,10 @@ def schema_problems(document) -> list[Problem]:
     for error in errors:
         message = error.message
         if error.validator == "format":
-            message = f"{error.instance!r} is not a valid {error.validator_value}"
+            message = _("%(value)s is not a valid %(format)s") % {
+                "value": repr(error.instance),
+                "format": error.validator_value,
+            }
         problems.append(Problem(json_path(error.absolute_path), message))
     return problems
 
@@ -100,30 +105,41 @@ class _Consistency:
 
     def user(self, path: str, name: str | None) -> None:
         if name is not None and name not in self.users:
-            self.problem(path, f"{name!r} is not in users")
+            self.problem(path, _("%(name)s is not in users") % {"name": repr(name)})
 
     def player(self, path: str, name: str | None) -> None:
         if name is not None and name not in self.registered:
-            self.problem(path, f"{name!r} is not registered for the event")
+            self.problem(path, _("%(name)s is not registered for the event") % {"name": repr(name)})
 
     def round_number(self, path: str, number: int | None) -> None:
         if number is not None and number not in self.rounds:
-            self.problem(path, f"round {number} is not in the file's rounds")
+            self.problem(
+                path, _("round %(number)s is not in the file's rounds") % {"number": number}
+            )
 
     def match(self, path: str, ref: dict | None) -> None:
         if ref is None:
             return
         key = (ref["round"], ref["table"])
         if ref["round"] not in self.rounds:
-            self.problem(path, f"round {ref['round']} is not in the file's rounds")
+            self.problem(
+                path, _("round %(number)s is not in the file's rounds") % {"number": ref["round"]}
+            )
         elif key not in self.matches:
-            self.problem(path, f"round {key[0]} has no match at table {key[1]}")
+            self.problem(
+                path,
+                _("round %(number)s has no match at table %(table)s")
+                % {"number": key[0], "table": key[1]},
+            )
 
     def run(self) -> list[Problem]:
         doc = self.doc
         for index, row in enumerate(doc["users"]):
             if row["username"] in self.users:
-                self.problem(f"users[{index}].username", f"{row['username']!r} is listed twice")
+                self.problem(
+                    f"users[{index}].username",
+                    _("%(name)s is listed twice") % {"name": repr(row["username"])},
+                )
             self.users.add(row["username"])
         event = doc["event"]
         self.user("event.organizer", event["organizer"])
@@ -131,18 +147,26 @@ class _Consistency:
         for index, row in enumerate(event["staff"]):
             self.user(f"event.staff[{index}].user", row["user"])
             if row["user"] in staffed:
-                self.problem(f"event.staff[{index}].user", f"{row['user']!r} is listed twice")
+                self.problem(
+                    f"event.staff[{index}].user",
+                    _("%(name)s is listed twice") % {"name": repr(row["user"])},
+                )
             staffed.add(row["user"])
         for index, row in enumerate(doc["registrations"]):
             path = f"registrations[{index}].player"
             self.user(path, row["player"])
             if row["player"] in self.registered:
-                self.problem(path, f"{row['player']!r} is registered twice")
+                self.problem(
+                    path, _("%(name)s is registered twice") % {"name": repr(row["player"])}
+                )
             self.registered.add(row["player"])
         # Rounds and matches first: penalties, checks and the audit log refer to them.
         for index, round_ in enumerate(doc["rounds"]):
             if round_["number"] in self.rounds:
-                self.problem(f"rounds[{index}].number", f"round {round_['number']} is repeated")
+                self.problem(
+                    f"rounds[{index}].number",
+                    _("round %(number)s is repeated") % {"number": round_["number"]},
+                )
                 continue
             self.rounds[round_["number"]] = round_
             for m_index, match in enumerate(round_["matches"]):
@@ -150,7 +174,8 @@ class _Consistency:
                 if key in self.matches:
                     self.problem(
                         f"rounds[{index}].matches[{m_index}].table",
-                        f"table {match['table']} is repeated in round {round_['number']}",
+                        _("table %(table)s is repeated in round %(number)s")
+                        % {"table": match["table"], "number": round_["number"]},
                     )
                     continue
                 self.matches[key] = match
@@ -169,7 +194,8 @@ class _Consistency:
                 doc["deck_checks"]
             ):
                 self.problem(
-                    f"{path}.deck_check", f"there is no deck check {penalty['deck_check']}"
+                    f"{path}.deck_check",
+                    _("there is no deck check %(index)s") % {"index": penalty["deck_check"]},
                 )
         for index, check in enumerate(doc["deck_checks"]):
             path = f"deck_checks[{index}]"
@@ -192,47 +218,62 @@ class _Consistency:
             if name in seated:
                 self.problem(
                     f"{path}.{seat}",
-                    f"{name!r} already plays at table {seated[name]} in this round",
+                    _("%(name)s already plays at table %(table)s in this round")
+                    % {"name": repr(name), "table": seated[name]},
                 )
             else:
                 seated[name] = match["table"]
         if player1 == player2:
-            self.problem(f"{path}.player2", "a player cannot play against themselves")
+            self.problem(f"{path}.player2", _("a player cannot play against themselves"))
         if match["reported_by"] is not None and match["reported_by"] not in (player1, player2):
-            self.problem(f"{path}.reported_by", "must be one of the match's players")
+            self.problem(f"{path}.reported_by", _("must be one of the match's players"))
         record, outcome = match["record"], match["outcome"]
         if player2 is None and (
             match["status"] != "final" or record != "2-0-0" or outcome != "player1"
         ):
-            self.problem(path, "a bye is a final 2-0-0 win for player 1")
+            self.problem(path, _("a bye is a final 2-0-0 win for player 1"))
         if (record is None) != (outcome is None):
-            self.problem(f"{path}.outcome", "a record and an outcome go together")
+            self.problem(f"{path}.outcome", _("a record and an outcome go together"))
         elif record is not None:
             wins, losses, draws = (int(part) for part in record.split("-"))
             if wins > 2 or losses > 2 or wins + losses + draws > 3:
-                self.problem(f"{path}.record", f"{record} is not a best-of-three record")
+                self.problem(
+                    f"{path}.record",
+                    _("%(record)s is not a best-of-three record") % {"record": record},
+                )
             expected = "player1" if wins > losses else "player2" if losses > wins else "draw"
             if outcome != expected:
-                self.problem(f"{path}.outcome", f"{record} means {expected}, not {outcome}")
+                self.problem(
+                    f"{path}.outcome",
+                    _("%(record)s means %(expected)s, not %(outcome)s")
+                    % {"record": record, "expected": expected, "outcome": outcome},
+                )
         self._games(f"{path}.games", match["games"], penalties)
         versions = set()
         for index, submission in enumerate(match["submissions"]):
             sub_path = f"{path}.submissions[{index}]"
             self.user(f"{sub_path}.by", submission["by"])
             if submission["version"] in versions:
-                self.problem(f"{sub_path}.version", f"version {submission['version']} repeated")
+                self.problem(
+                    f"{sub_path}.version",
+                    _("version %(version)s repeated") % {"version": submission["version"]},
+                )
             versions.add(submission["version"])
             if submission["version"] > match["version"]:
                 self.problem(
                     f"{sub_path}.version",
-                    f"version {submission['version']} is above the match's {match['version']}",
+                    _("version %(version)s is above the match's %(match_version)s")
+                    % {"version": submission["version"], "match_version": match["version"]},
                 )
             self._games(f"{sub_path}.games", submission["games"], penalties)
 
     def _games(self, path: str, games: list, penalties: int) -> None:
         for index, game in enumerate(games):
             if "penalty" in game and game["penalty"] >= penalties:
-                self.problem(f"{path}[{index}].penalty", f"there is no penalty {game['penalty']}")
+                self.problem(
+                    f"{path}[{index}].penalty",
+                    _("there is no penalty %(index)s") % {"index": game["penalty"]},
+                )
 
     def _bracket(self, top_cut: dict) -> None:
         for index, row in enumerate(top_cut["bracket"]):
@@ -242,15 +283,20 @@ class _Consistency:
                 self.match(path, {"round": row["round"], "table": row["table"]})
                 continue
             if self.rounds[row["round"]]["stage"] != "top_cut":
-                self.problem(f"{path}.round", f"round {row['round']} is not a top-cut round")
+                self.problem(
+                    f"{path}.round",
+                    _("round %(number)s is not a top-cut round") % {"number": row["round"]},
+                )
             for seat in ("player1", "player2"):
                 if row[seat] != match[seat]:
-                    self.problem(f"{path}.{seat}", f"the match says {match[seat]!r}")
+                    self.problem(
+                        f"{path}.{seat}", _("the match says %(name)s") % {"name": repr(match[seat])}
+                    )
             if row["winner"] is not None and row["winner"] not in (
                 match["player1"],
                 match["player2"],
             ):
-                self.problem(f"{path}.winner", "must be one of the match's players")
+                self.problem(f"{path}.winner", _("must be one of the match's players"))
 
     def _audit_entry(self, path: str, entry: dict, penalties: int) -> None:
         self.user(f"{path}.actor", entry["actor"])
@@ -264,7 +310,11 @@ class _Consistency:
             "eventstaff": ("user",),
         }.get(kind, ())
         if kind != "event" and not all(key in obj for key in wanted) and "id" not in obj:
-            self.problem(f"{path}.object", f"a {kind} is named by {', '.join(wanted) or 'id'}")
+            self.problem(
+                f"{path}.object",
+                _("a %(kind)s is named by %(keys)s")
+                % {"kind": kind, "keys": ", ".join(wanted) or "id"},
+            )
             return
         if "player" in obj:
             self.player(f"{path}.object.player", obj["player"])
@@ -275,4 +325,7 @@ class _Consistency:
         elif "round" in obj:
             self.round_number(f"{path}.object.round", obj["round"])
         if "penalty" in obj and obj["penalty"] >= penalties:
-            self.problem(f"{path}.object.penalty", f"there is no penalty {obj['penalty']}")
+            self.problem(
+                f"{path}.object.penalty",
+                _("there is no penalty %(index)s") % {"index": obj["penalty"]},
+            )
