@@ -271,9 +271,16 @@ def run(args, vendor: str) -> int:
         return value
 
     document = timed("export_event", lambda: export_event(event))
-    text = timed("json.dumps", lambda: json.dumps(document, ensure_ascii=False, indent=1))
+    text = timed(
+        "json.dumps",
+        lambda: json.dumps(document, ensure_ascii=False, separators=(",", ":")),
+    )
     size = len(text.encode())
-    print(f"{'file size':<22} {size:>8,} bytes ({size / 1024 / 1024:.2f} MiB)")
+    indented = len(json.dumps(document, ensure_ascii=False, indent=1).encode())
+    print(
+        f"{'file size':<22} {size:>8,} bytes ({size / 1024 / 1024:.2f} MiB) as export_event "
+        f"writes it; {indented / 1024 / 1024:.2f} MiB with --indent 1"
+    )
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
         print(f"wrote {args.out}")

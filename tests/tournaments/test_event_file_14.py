@@ -359,10 +359,14 @@ def test_export_query_count_does_not_grow_with_players_or_rounds(
 def test_commands_export_and_import(busy_event, tmp_path, capsys):
     out = tmp_path / "event.json"
     call_command("export_event", str(busy_event.pk), str(out))
+    assert "\n " not in out.read_text(encoding="utf-8")  # compact unless --indent
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["event"]["uid"] == str(busy_event.uid)
     assert "email" not in document["users"][0]
-    call_command("export_event", str(busy_event.uid), str(tmp_path / "p.json"), "--private")
+    call_command(
+        "export_event", str(busy_event.uid), str(tmp_path / "p.json"), "--private", "--indent=1"
+    )
+    assert '\n "schema": "crossover-event/1"' in (tmp_path / "p.json").read_text()
     assert "email" in json.loads((tmp_path / "p.json").read_text())["users"][0]
     empty_database()
     call_command("import_event", str(out))

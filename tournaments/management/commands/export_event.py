@@ -36,10 +36,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--private", action="store_true", help="include the users' e-mail addresses"
         )
+        parser.add_argument(
+            "--indent",
+            type=int,
+            default=None,
+            help="indent the JSON by this many spaces (default: compact, about half the size)",
+        )
 
-    def handle(self, *args, event, out, private, **options):
+    def handle(self, *args, event, out, private, indent, **options):
         document = export_event(find_event(event), include_private=private)
-        text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+        separators = (",", ":") if indent is None else None
+        text = json.dumps(document, ensure_ascii=False, indent=indent, separators=separators)
+        text += "\n"
         if out == "-":
             self.stdout.write(text, ending="")
             return
