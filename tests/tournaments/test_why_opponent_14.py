@@ -231,5 +231,7 @@ def test_why_page_top_cut_round_follows_the_seeds(client, event_after_round_3):
 def test_event_page_says_how_to_verify_the_event(client, event_after_round_3):
     world = event_after_round_3
     text = client.get(reverse("tournaments:event_detail", args=[world.event.pk])).content.decode()
-    assert "python -m tournaments.engine.replay event.json" in text
-    assert "docs/event-file.md" in text
+    event_id = world.event.pk
+    assert f"<code>python -m tournaments.engine.replay event-{event_id}.json</code>" in text
+    verify = reverse("tournaments:event_verify", args=[event_id])
+    assert f'<a href="{verify}">The event file and how to verify it</a>' in text

@@ -403,3 +403,25 @@ def test_parser_13_fuzz_hostile_lines_are_read_or_refused(line):
     for line_read in parsed.lines:
         assert 1 <= line_read.count <= 999
         assert line_read.name.strip()
+
+
+@pytest.mark.parametrize(
+    "heading", ["// Sideboard", "# Sideboard", "// サイドボード（2枚）", "## サイドボード", "//SB"]
+)
+def test_parser_13_a_heading_written_as_a_comment_is_a_heading(heading):
+    parsed = parse_decklist(f"4 森原 さとみ\n46 スワティ\n{heading}\n2 斉藤 倫子\n")
+    assert [(line.name, line.section) for line in parsed.lines] == [
+        ("森原 さとみ", "main"),
+        ("スワティ", "main"),
+        ("斉藤 倫子", "side"),
+    ]
+
+
+@pytest.mark.parametrize("comment", ["# main combo: 森原 + スワティ", "// deck by 健太", "#", "//"])
+def test_parser_13_other_comments_are_still_comments(comment):
+    parsed = parse_decklist(f"4 森原 さとみ\n{comment}\n2 斉藤 倫子\n")
+    assert [(line.name, line.section) for line in parsed.lines] == [
+        ("森原 さとみ", "main"),
+        ("斉藤 倫子", "main"),
+    ]
+    assert parsed.problems == ()
