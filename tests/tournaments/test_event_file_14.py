@@ -440,3 +440,24 @@ def test_problems_are_in_the_readers_language(busy_event):
     assert [(p.path, p.message) for p in problems] == [
         ("penalties[0].player", "'nobody' はこの大会に参加登録していません")
     ]
+
+
+def test_two_audit_entries_for_one_result_version_are_refused(busy_event):
+    document = export_event(busy_event)
+    audit = document["audit"]
+    first = next(i for i, e in enumerate(audit) if e["version"] is not None)
+    audit.append(copy.deepcopy(audit[first]))
+    assert _problems(document) == [
+        (
+            f"audit[{len(audit) - 1}].version",
+            f"audit[{first}] already records version {audit[first]['version']} of this object",
+        )
+    ]
+
+
+def test_values_beyond_the_database_columns_are_refused_by_the_schema(busy_event):
+    document = export_event(busy_event)
+    document["users"][0]["first_name"] = "x" * 151
+    document["rounds"][0]["matches"][0]["table"] = 40000
+    paths = [path for path, _ in _problems(document)]
+    assert paths == ["rounds[0].matches[0].table", "users[0].first_name"]

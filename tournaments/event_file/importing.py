@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.db import connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from decks.models import Format
@@ -101,8 +101,15 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
     problems, fmt, infractions = _site_problems(document)
     if problems:
         raise EventFileRejected(problems)
-    with transaction.atomic():
-        return _write(document, fmt, infractions, actor)
+    try:
+        with transaction.atomic():
+            return _write(document, fmt, infractions, actor)
+    except (IntegrityError, DataError) as exc:
+        # The checks above mirror the database's rules; should one slip through, the
+        # file is still refused as a whole, not half written.
+        raise EventFileRejected(
+            [Problem("", _("the database refused the file: %(error)s") % {"error": exc})]
+        ) from exc
 
 
 def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutcome:

@@ -8,6 +8,7 @@ site (the format exists there, the infraction codes) is checked by the importer.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import uuid
 from collections.abc import Iterable
 from functools import cache
@@ -99,6 +100,7 @@ class _Consistency:
         self.registered: set[str] = set()
         self.rounds: dict[int, dict] = {}
         self.matches: dict[tuple[int, int], dict] = {}
+        self.versions: dict[tuple[str, int], str] = {}
 
     def problem(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
@@ -302,6 +304,17 @@ class _Consistency:
         self.user(f"{path}.actor", entry["actor"])
         obj = entry["object"]
         kind = obj["type"]
+        if entry["version"] is not None:
+            # One entry per version of an object (results): the site's own rule.
+            key = (json.dumps(obj, sort_keys=True), entry["version"])
+            if key in self.versions:
+                self.problem(
+                    f"{path}.version",
+                    _("%(path)s already records version %(version)s of this object")
+                    % {"path": self.versions[key], "version": entry["version"]},
+                )
+            else:
+                self.versions[key] = path
         wanted = {
             "registration": ("player",),
             "round": ("round",),
