@@ -63,7 +63,7 @@ from rules import services as rules_services
 from rules.models import Ruling
 from tests.decks.conftest import LEGAL_DECK
 from tests.factories import CardFactory, CardSetFactory, GameFactory, PrintingFactory
-from tournaments import exports, services
+from tournaments import exports, services, tokens
 from tournaments.demo import games_for, play_round
 from tournaments.models import EventStaff, Match, Registration, StaffRole
 from tournaments.services import deck_checks
@@ -103,6 +103,8 @@ EVENT_ROLES = (
 )
 # Routes outside the events: nobody there has an event role, only owner or not.
 SITE_ROLES = (ANONYMOUS, OUTSIDER, PLAYER, SITE_ADMIN)
+# Pages for the staff of any event, not of one: event B's roles are allowed like event A's.
+SITE_WIDE_STAFF = frozenset({"venue_poster"})
 ADMIN_ROLES = (ANONYMOUS, OUTSIDER, SITE_ADMIN)  # ADMIN_ROLES[:2]: the refused ones
 
 EVERYONE = frozenset(EVENT_ROLES)
@@ -207,6 +209,9 @@ SPECS = [
     Spec("tournaments:event_detail", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
     Spec("tournaments:pairings", "GET", A_ROUND, EVERYONE),
     Spec("tournaments:pairings", "GET", A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round", login=False),
+    # Why this opponent (#14): staff always, the event's players once the round is published.
+    Spec("tournaments:why_pairings", "GET", A_ROUND, STAFF | PLAYERS),
+    Spec("tournaments:why_pairings", "GET", A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round", login=False),
     Spec("tournaments:standings", "GET", A, EVERYONE),
     Spec("tournaments:standings", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
     Spec("tournaments:standings_working", "GET", A_REGISTRATION, EVERYONE),
@@ -287,6 +292,11 @@ SPECS = [
     # --- staff: deck checks (rule 1−2−4) ---------------------------------------------------
     Spec("tournaments:deck_check_list", "GET", A, STAFF),
     Spec("tournaments:deck_check_list", "GET", D, STAFF, PRIVATE, "draft-event"),
+    # API tokens of an event (#14): its staff make and list them; the maker (JUDGE made
+    # A.token) or a manager revokes one.
+    Spec("tournaments:event_tokens", GP, A, STAFF, data={"name": "Overlay", "scope": "read"}),
+    Spec("tournaments:event_tokens", "GET", D, STAFF, PRIVATE, "draft-event"),
+    Spec("tournaments:event_token_revoke", "POST", {"pk": "@A", "token_id": "@A.token"}, STAFF),
     Spec("tournaments:deck_check_pick", "GET", A, STAFF),
     Spec("tournaments:deck_check_new", GP, A_REGISTRATION, STAFF, data=DECK_CHECK_FORM),
     Spec("tournaments:deck_check_new", GP, B_REGISTRATION_IN_A, NOBODY, STAFF, "other-event", data=DECK_CHECK_FORM),
@@ -339,10 +349,10 @@ SPECS = [
     Spec("tournaments:event_file_download", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
     Spec("tournaments:event_file_staff", "GET", A, STAFF),
     Spec("tournaments:event_file_staff", "GET", D, STAFF, PRIVATE, "draft-event"),
-    Spec("tournaments:event_file_import", GP, {}, SIGNED_IN, roles=SITE_ROLES, data={}),
+    Spec("tournaments:event_file_import", GP, {}, SIGNED_IN, data={}),
     Spec("tournaments:event_verify", "GET", A, EVERYONE, login=False),
     Spec("tournaments:event_verify", "GET", D, STAFF, PRIVATE, "draft-event", login=False),
-    Spec("tournaments:event_file_schema", "GET", {}, EVERYONE, roles=SITE_ROLES),
+    Spec("tournaments:event_file_schema", "GET", {}, EVERYONE),
     # --- the events API ------------------------------------------------------------------
     Spec("event-list", "GET", {}, EVERYONE),
     Spec("event-list", "POST", {}, SIGNED_IN, data={"name": "New event", "format": "crossover", "date": "2026-06-01", "capacity": 8}),
@@ -379,6 +389,8 @@ SPECS = [
     Spec("event-round-list", "GET", API_A, EVERYONE),
     Spec("event-round-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event"),
     Spec("event-round-detail", "GET", API_A_ROUND, EVERYONE),
+    Spec("event-round-why-list", "GET", API_A_ROUND, STAFF | PLAYERS, login=True),
+    Spec("event-round-why-list", "GET", API_A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round"),
     Spec("event-round-detail", "GET", API_A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round"),
     Spec("event-round-pairings", "GET", API_A_ROUND, EVERYONE),
     Spec("event-round-pairings", "GET", API_A2_DRAFT_ROUND, STAFF, PRIVATE, "draft-round"),
@@ -432,12 +444,13 @@ SPECS = [
     Spec("event-file-list", "GET", API_A, EVERYONE),
     Spec("event-file-list", "GET", API_A, OWNERS, variant="private", data={"private": "1"}),
     Spec("event-file-list", "GET", {"event_pk": "@D"}, STAFF, PRIVATE, "draft-event"),
-    Spec("event-file-import-list", "POST", {}, SIGNED_IN, roles=SITE_ROLES, data={"schema": "crossover-event/1"}),
+    Spec("event-file-import-list", "POST", {}, SIGNED_IN, data={"schema": "crossover-event/1"}),
     Spec("export-job-detail", "GET", {"pk": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE, login=True),
     Spec("export-job-download", "GET", {"pk": "@job"}, {PLAYER, SITE_ADMIN}, EVERYONE, login=True),
     # --- the rest of the site: cards, decks, rules, accounts -------------------------------
     Spec("home", "GET", {}, EVERYONE, roles=SITE_ROLES),
-    # The venue poster (the laptop's address): whoever runs an event here, of any event.
+    # The venue poster (the laptop's address): whoever runs an event here, of any event
+    # (SITE_WIDE_STAFF: event B's staff may open it as event A's do).
     Spec("venue_poster", "GET", {}, STAFF | {ORGANIZER_B, CO_ORGANIZER_B, JUDGE_B}),
     Spec("cardpool:card_list", "GET", {}, EVERYONE, roles=SITE_ROLES),
     Spec("cardpool:card_detail", "GET", {"pk": "@card"}, EVERYONE, roles=SITE_ROLES),
@@ -459,6 +472,9 @@ SPECS = [
     Spec("rules:section_by_id", "GET", {"game": "crossover", "pk": "@section"}, EVERYONE, roles=SITE_ROLES),
     Spec("rules:section", "GET", {"game": "crossover", "number": "1"}, EVERYONE, roles=SITE_ROLES),
     Spec("signup", GP, {}, EVERYONE, roles=SITE_ROLES),
+    # Personal API tokens (#14): anyone signed in; another user's token is a 404.
+    Spec("tokens:account_tokens", GP, {}, SIGNED_IN, roles=SITE_ROLES, data={"name": "Bot", "scope": "read"}),
+    Spec("tokens:account_token_revoke", "POST", {"token_id": "@token"}, {PLAYER}, EVERYONE, roles=SITE_ROLES),
     Spec("login", "*", {}, EVERYONE, roles=SITE_ROLES),
     Spec("logout", "POST", {}, EVERYONE, roles=SITE_ROLES),
     Spec("password_change", "*", {}, SIGNED_IN, roles=SITE_ROLES),
@@ -514,7 +530,8 @@ WORLD_NAMES = (
     "A, A2, B, D: event ids; A.round, A2.round: round numbers (A's published, A2's draft); "
     "A.match, A2.match, B.match: match ids (PLAYER's match in A and A2, PLAYER_B's in B), "
     "with .version; A.registration (PLAYER's), B.registration (PLAYER_B's); A.penalty; "
-    "A.deck_check (a failed deck check of PLAYER); "
+    "A.deck_check (a failed deck check of PLAYER); A.token (JUDGE's token of A); "
+    "token (PLAYER's personal API token); "
     "A.judge_staff, B.judge_staff: EventStaff ids; job: PLAYER's finished export of A's "
     "standings; site_admin: the superuser's id; deck (PLAYER's), card, ruling, section."
 )
@@ -673,6 +690,8 @@ def build_world() -> SimpleNamespace:
         "B.registration": Registration.objects.get(event=event_b, player=player_b).pk,
         "A.penalty": penalty.pk,
         "A.deck_check": deck_check.pk,
+        "A.token": tokens.create_token(judge, name="Overlay", scope="read", event=event_a).token.pk,
+        "token": tokens.create_token(player, name="Bot", scope="read").token.pk,
         "A.judge_staff": EventStaff.objects.get(event=event_a, user=judge).pk,
         "B.judge_staff": EventStaff.objects.get(event=event_b, user=judge_b).pk,
         "job": job.pk,
