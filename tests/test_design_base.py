@@ -118,8 +118,10 @@ def test_base_menu_for_a_signed_in_player(client):
         "Cards",
         "Rules",
         "API",
+        "API tokens",
     ]
     assert frame.menu_links["My events"] == f"{reverse('home')}#my-events"
+    assert frame.menu_links["API tokens"] == reverse("tokens:account_tokens")
     assert frame.menu_links["My decks"] == reverse("decks:deck_list")
     assert frame.menu_buttons == ["Log out", "Switch"]
     assert frame.language_select_in_menu
