@@ -65,7 +65,7 @@ from tests.decks.conftest import LEGAL_DECK
 from tests.factories import CardFactory, CardSetFactory, GameFactory, PrintingFactory
 from tournaments import exports, services, tokens
 from tournaments.demo import games_for, play_round
-from tournaments.models import EventStaff, Match, Registration, StaffRole
+from tournaments.models import EventStaff, Match, Registration, StaffRole, Webhook
 from tournaments.services import deck_checks
 
 from .factories import new_event, open_event, register_all
@@ -200,6 +200,13 @@ GP = "GET POST"  # a form view: GET shows it, POST sends it (read-only views are
 PLAYER_BODY = {"reason": "Moving on."}
 DECK_FORM = {"decklist": LEGAL_DECK}
 DECK_CHECK_FORM = {"method": "paste", "paste-counted_text": LEGAL_DECK}
+A_WEBHOOK = {"pk": "@A", "hook_id": "@A.webhook"}
+B_WEBHOOK_IN_A = {"pk": "@A", "hook_id": "@B.webhook"}
+WEBHOOK_FORM = {
+    "url": "https://hooks.example.org/in",
+    "secret": "a-secret-of-16-chars-or-more",
+    "kinds": ["round.published"],
+}
 
 # fmt: off
 SPECS = [
@@ -290,6 +297,15 @@ SPECS = [
     Spec("tournaments:late_entry", GP, A, STAFF, data={"username": "outsider", "decklist": LEGAL_DECK}),
     Spec("tournaments:late_entry", GP, D, STAFF, PRIVATE, "draft-event", data={"username": "outsider"}),
     # --- staff: deck checks (rule 1−2−4) ---------------------------------------------------
+    # Outgoing webhooks (#14): the event's managers (the secret is on the edit form).
+    Spec("tournaments:webhook_list", "GET", A, MANAGERS),
+    Spec("tournaments:webhook_list", "GET", D, MANAGERS, PRIVATE, "draft-event"),
+    Spec("tournaments:webhook_new", GP, A, MANAGERS, data=WEBHOOK_FORM),
+    Spec("tournaments:webhook_edit", GP, A_WEBHOOK, MANAGERS, data=WEBHOOK_FORM),
+    Spec("tournaments:webhook_edit", GP, B_WEBHOOK_IN_A, NOBODY, MANAGERS, "other-event", data=WEBHOOK_FORM),
+    Spec("tournaments:webhook_delete", GP, A_WEBHOOK, MANAGERS),
+    Spec("tournaments:webhook_delete", GP, B_WEBHOOK_IN_A, NOBODY, MANAGERS, "other-event"),
+    Spec("tournaments:webhook_deliveries", "GET", A, MANAGERS),
     Spec("tournaments:deck_check_list", "GET", A, STAFF),
     Spec("tournaments:deck_check_list", "GET", D, STAFF, PRIVATE, "draft-event"),
     # API tokens of an event (#14): its staff make and list them; the maker (JUDGE made
@@ -530,7 +546,7 @@ WORLD_NAMES = (
     "A, A2, B, D: event ids; A.round, A2.round: round numbers (A's published, A2's draft); "
     "A.match, A2.match, B.match: match ids (PLAYER's match in A and A2, PLAYER_B's in B), "
     "with .version; A.registration (PLAYER's), B.registration (PLAYER_B's); A.penalty; "
-    "A.deck_check (a failed deck check of PLAYER); A.token (JUDGE's token of A); "
+    "A.deck_check (a failed deck check of PLAYER); A.webhook, B.webhook; A.token (JUDGE's token of A); "
     "token (PLAYER's personal API token); "
     "A.judge_staff, B.judge_staff: EventStaff ids; job: PLAYER's finished export of A's "
     "standings; site_admin: the superuser's id; deck (PLAYER's), card, ruling, section."
@@ -690,6 +706,18 @@ def build_world() -> SimpleNamespace:
         "B.registration": Registration.objects.get(event=event_b, player=player_b).pk,
         "A.penalty": penalty.pk,
         "A.deck_check": deck_check.pk,
+        "A.webhook": Webhook.objects.create(
+            event=event_a,
+            url="https://hooks.example.org/a",
+            secret="s" * 20,
+            kinds=["round.published"],
+        ).pk,
+        "B.webhook": Webhook.objects.create(
+            event=event_b,
+            url="https://hooks.example.org/b",
+            secret="s" * 20,
+            kinds=["round.published"],
+        ).pk,
         "A.token": tokens.create_token(judge, name="Overlay", scope="read", event=event_a).token.pk,
         "token": tokens.create_token(player, name="Bot", scope="read").token.pk,
         "A.judge_staff": EventStaff.objects.get(event=event_a, user=judge).pk,
