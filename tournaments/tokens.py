@@ -10,8 +10,9 @@ Two kinds:
 
 * personal (``event`` None): the owner's own power in the API, as when signed in;
 * event-scoped (``event`` set): made by one of the event's staff for a bot or a stream
-  overlay; it works only on that event's endpoints (and reads elsewhere), and only while
-  its maker is still on the event's staff.
+  overlay; it acts as its maker only on that event's endpoints (elsewhere it reads only
+  what an anonymous visitor may), and only while its maker is still on the event's
+  staff.
 
 Either is read-only (safe methods only) or read-write. A token never makes tokens: the
 pages that do so need a signed-in session (``tournaments.views_tokens``).

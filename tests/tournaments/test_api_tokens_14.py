@@ -16,10 +16,11 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from decks.models import Deck
 from tests.tournaments.factories import UserFactory, open_event
 from tournaments import services, tokens
 from tournaments.api.tokens import target_event_id
-from tournaments.models import ApiToken, EventStaff, StaffRole, TokenScope
+from tournaments.models import ApiToken, EventStaff, ExportJob, StaffRole, TokenScope
 
 API = "/api/v1"
 ACCOUNT_TOKENS = "/accounts/tokens/"
@@ -255,7 +256,7 @@ def test_event_token_works_on_its_event_only(organizer, staffed_event, other_eve
         code = error_of(response)
         assert code == (403, "token_wrong_event")
         assert response.json()["details"] == {"event": staffed_event.pk}
-    # Outside events it reads, but never writes.
+    # Outside events it reads what anyone may read, but never writes.
     assert client.get(f"{API}/events/").status_code == 200
     assert client.get(f"{API}/cards/").status_code == 200
     response = client.post(
@@ -266,6 +267,36 @@ def test_event_token_works_on_its_event_only(organizer, staffed_event, other_eve
     assert error_of(response) == (403, "token_event_only")
     # DRF's own error handler (the decks API) answers in the same shape.
     assert error_of(client.post(f"{API}/decks/", {}, format="json")) == (403, "token_event_only")
+
+
+def test_event_token_outside_its_event_is_an_anonymous_reader(organizer, staffed_event, crossover):
+    """An event-scoped token acts as its maker on its event only: elsewhere it reads what
+    an anonymous visitor may (the card list), never the maker's own decks or exports."""
+    deck = Deck.objects.create(owner=organizer, format=crossover, name="Private deck")
+    job = ExportJob.objects.create(
+        event=staffed_event, created_by=organizer, kind="standings", file_format="csv"
+    )
+    own = bearer(make(organizer, TokenScope.READ))
+    assert [d["id"] for d in own.get(f"{API}/decks/").json()] == [deck.pk]
+    client = bearer(make(organizer, TokenScope.WRITE, event=staffed_event))
+    for url in (
+        f"{API}/decks/",
+        f"{API}/decks/{deck.pk}/",
+        f"{API}/export-jobs/{job.pk}/",
+        f"{API}/export-jobs/{job.pk}/download/",
+    ):
+        response = client.get(url)
+        assert error_of(response) == (403, "token_event_only"), url
+        assert response.json()["details"] == {"event": staffed_event.pk}
+    # Public reads still work, answered as to a visitor who is not signed in.
+    cards = client.get(f"{API}/cards/")
+    assert cards.status_code == 200
+    assert cards.json() == APIClient().get(f"{API}/cards/").json()
+    events = client.get(f"{API}/events/")
+    assert events.status_code == 200
+    assert events.json() == APIClient().get(f"{API}/events/").json()
+    # On its own event it is still its maker (the staff-only list).
+    assert client.get(f"{API}/events/{staffed_event.pk}/staff/").status_code == 200
 
 
 def test_target_event_read_from_kwargs_viewset_or_path():

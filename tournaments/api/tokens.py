@@ -7,10 +7,12 @@ runs, because the views set their own ``permission_classes`` (a default permissi
 would not reach them):
 
 * a read-only token may use only GET, HEAD and OPTIONS (403 ``token_read_only``);
-* an event-scoped token may use its event's endpoints (``events/{id}/`` and everything
-  under it) and read elsewhere; another event's endpoints are refused, and so is a write
-  outside any event, such as making an event or a deck (403 ``token_wrong_event``,
-  ``token_event_only``).
+* an event-scoped token acts as its maker only on its event's endpoints (``events/{id}/``
+  and everything under it); another event's endpoints are refused (403
+  ``token_wrong_event``). Outside any event it is an anonymous visitor: it reads what
+  anyone may read (the card list, the public events list), and anything an anonymous
+  visitor could not use (the maker's decks and export jobs, or any write such as making
+  an event or a deck) is refused with 403 ``token_event_only``.
 
 A token that does not authenticate is a 401 (``invalid_token``, ``token_revoked``,
 ``user_inactive``, ``not_event_staff``). Every refusal has the API's
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -72,28 +75,58 @@ def target_event_id(request) -> int | None:
     return int(raw) if raw.isascii() and raw.isdecimal() else -1
 
 
-def check_limits(token, request) -> None:
-    """Raise :class:`TokenRefused` (403) when ``token`` may not make ``request``."""
+class _AsAnonymous:
+    """``request`` as an anonymous visitor would make it, for asking the view's
+    permissions before DRF has set ``request.user`` (reading it there would authenticate
+    again)."""
+
+    def __init__(self, request) -> None:
+        self._request = request
+        self.user = AnonymousUser()
+        self.auth = None
+
+    def __getattr__(self, name):
+        return getattr(self._request, name)
+
+
+def anonymous_may(request) -> bool:
+    """Whether the view ``request`` is for lets an anonymous visitor in."""
+    view = (getattr(request, "parser_context", None) or {}).get("view")
+    if view is None:
+        return False
+    anonymous = _AsAnonymous(request)
+    return all(p.has_permission(anonymous, view) for p in view.get_permissions())
+
+
+def check_limits(token, request) -> bool:
+    """Raise :class:`TokenRefused` (403) when ``token`` may not make ``request``;
+    True when the request goes ahead as the token's maker, False when it goes ahead as
+    an anonymous visitor (an event-scoped token outside its event)."""
     safe = request.method in SAFE_METHODS
     if token.scope == TokenScope.READ and not safe:
         raise TokenRefused(
             "token_read_only", "this token is read-only: it may only read (GET)", 403
         )
     if token.event_id is None:
-        return
+        return True
     event_id = target_event_id(request)
     if event_id is None:
-        if not safe:
+        # Outside its event the token is nobody: it must not read its maker's own
+        # things (decks, export jobs), only what any visitor may read.
+        if not safe or not anonymous_may(request):
             raise TokenRefused(
                 "token_event_only",
-                "this token is limited to one event: outside it, it may only read",
+                "this token is limited to one event: outside it, it may only read "
+                "what anyone may read",
                 403,
                 event=token.event_id,
             )
-    elif event_id != token.event_id:
+        return False
+    if event_id != token.event_id:
         raise TokenRefused(
             "token_wrong_event", "this token is limited to another event", 403, event=token.event_id
         )
+    return True
 
 
 class ApiTokenAuthentication(BaseAuthentication):
@@ -117,7 +150,8 @@ class ApiTokenAuthentication(BaseAuthentication):
             token = tokens.authenticate(raw)
         except tokens.TokenInvalid as refusal:
             raise TokenRefused(refusal.code, refusal.message, 401) from None
-        check_limits(token, request)
+        if not check_limits(token, request):
+            return AnonymousUser(), token
         return token.user, token
 
     def authenticate_header(self, request):
@@ -140,6 +174,7 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
                 "A personal or event-scoped API token (`cot_…`), made on the site's "
                 "“API tokens” pages and shown once: `Authorization: Bearer <token>` "
                 "(`Token <token>` works too). A read-only token may only read; an "
-                "event-scoped token works on its event's endpoints and reads elsewhere."
+                "event-scoped token works on its event's endpoints and elsewhere reads only "
+                "what an anonymous visitor may read."
             ),
         }
