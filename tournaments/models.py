@@ -1058,3 +1058,39 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.webhook_id} ({self.status})"
+
+
+class ClaimLink(models.Model):
+    """A one-time link (``/accounts/claim/<token>/``) through which a player takes over
+    the inactive placeholder account an event-file import made for them
+    (``tournaments.services.claims``). Only the SHA-256 of the token is stored; the link
+    is shown once to the event's staff member who made it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="claim_links",
+        verbose_name=_("account"),
+    )
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="claim_links", verbose_name=_("event")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    used_at = models.DateTimeField(_("used"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("claim link")
+        verbose_name_plural = _("claim links")
+
+    def __str__(self) -> str:
+        return f"claim {self.user_id} ({self.event_id})"
