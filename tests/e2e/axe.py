@@ -26,3 +26,28 @@ def serious_violations(page, context: dict | None = None) -> list[str]:
         for v in results.response["violations"]
         if v.get("impact") in SERIOUS
     ]
+
+
+class PageLook:
+    """What each browser test checks on every page it visits: a full-page screenshot
+    (``SHOTS/<case>-NN-<name>.png``, looked at by whoever changes the page), no sideways
+    scrolling at the viewport's width, and no serious axe-core finding. Call it with a
+    short name after each step; ``problems`` collects what was wrong, asserted empty at
+    the end so that one run reports every page."""
+
+    def __init__(self, page, case: str, width: int, shots) -> None:
+        self.page, self.case, self.width, self.shots = page, case, width, shots
+        self.count = 0
+        self.problems: list[str] = []
+
+    def __call__(self, name: str) -> None:
+        page = self.page
+        page.wait_for_load_state()
+        self.count += 1
+        prefix = f"{self.case}-{self.count:02d}-{name}"
+        page.screenshot(path=str(self.shots / f"{prefix}.png"), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > self.width:
+            self.problems.append(f"{prefix}: the page is {width}px wide")
+        if serious := serious_violations(page):
+            self.problems.append(f"{prefix}: {'; '.join(serious)}")

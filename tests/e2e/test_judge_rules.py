@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from tests.e2e.axe import serious_violations
+from tests.e2e.axe import PageLook
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,20 +45,8 @@ def test_judge_finds_demo_rules_and_uses_the_calculator(case, demo_site, new_pag
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = new_page(locale)
     page.set_viewport_size(size)
-    problems: list[str] = []
-    count = 0
-
-    def look(name: str) -> None:
-        nonlocal count
-        page.wait_for_load_state()
-        count += 1
-        prefix = f"{case}-{count:02d}-{name}"
-        page.screenshot(path=str(SHOTS / f"{prefix}.png"), full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > size["width"]:
-            problems.append(f"{prefix}: the page is {width}px wide")
-        if serious := serious_violations(page):
-            problems.append(f"{prefix}: {'; '.join(serious)}")
+    look = PageLook(page, case, size["width"], SHOTS)
+    problems = look.problems
 
     with translation.override(language):
         search_label = gettext("Search the rules")

@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from config import lan
 from tests.decks import conftest as deck_fixtures
-from tests.e2e.axe import serious_violations
+from tests.e2e.axe import PageLook
 from tests.tournaments.factories import UserFactory, open_event, play_round, register_all
 from tournaments import services
 from tournaments.event_file import export_event
@@ -67,20 +67,8 @@ def test_venue_poster_and_event_file_pages(case, running, new_page, live_server,
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = new_page(locale)
     page.set_viewport_size(size)
-    problems: list[str] = []
-    count = 0
-
-    def look(name: str) -> None:
-        nonlocal count
-        page.wait_for_load_state()
-        count += 1
-        prefix = f"{case}-{count:02d}-{name}"
-        page.screenshot(path=str(SHOTS / f"{prefix}.png"), full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > size["width"]:
-            problems.append(f"{prefix}: the page is {width}px wide")
-        if serious := serious_violations(page):
-            problems.append(f"{prefix}: {'; '.join(serious)}")
+    look = PageLook(page, case, size["width"], SHOTS)
+    problems = look.problems
 
     with translation.override(language):
         update = gettext("Update the poster")
