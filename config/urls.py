@@ -10,6 +10,7 @@ from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
 from tournaments.api.exports import register_routes as register_export_routes
 from tournaments.api.views import register_routes as register_event_routes
+from tournaments.views_claim import claim_account
 from tournaments.views_home import home
 from tournaments.views_tokens import account_urlpatterns as token_urlpatterns
 from tournaments.views_venue import venue_poster
@@ -30,6 +31,7 @@ urlpatterns = [
     path("events/", include("tournaments.urls")),
     path("accounts/signup/", signup, name="signup"),
     path("accounts/tokens/", include(token_urlpatterns)),
+    path("accounts/claim/<str:token>/", claim_account, name="claim_account"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("venue/poster/", venue_poster, name="venue_poster"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -72,6 +72,12 @@ ACTIONS: dict[str, Action] = {
     "staff.added": Action(_("Staff member added"), _("%(user)s added to the staff")),
     "staff.removed": Action(_("Staff member removed"), _("%(user)s removed from the staff")),
     "registration.created": Action(_("Player registered"), _("%(player)s registered")),
+    "registration.claim_link_made": Action(
+        _("Claim link made"), _("Link to claim the account of %(player)s made")
+    ),
+    "registration.account_claimed": Action(
+        _("Account claimed"), _("%(player)s claimed their account")
+    ),
     "registration.decklist_submitted": Action(
         _("Decklist submitted"), _("Decklist of %(player)s submitted")
     ),

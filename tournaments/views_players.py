@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from . import audit_texts, policy, selectors, services
+from . import audit_texts, policy, selectors, services, views_claim
 from .forms import (
     PENALTY_EFFECTS,
     LateEntryForm,
@@ -28,7 +28,7 @@ from .forms import (
     StaffDecklistForm,
 )
 from .models import EventState, PenaltyKind, RegistrationStatus
-from .services import deck_checks
+from .services import claims, deck_checks
 from .services.errors import NotAllowed, TournamentError
 from .services.registrations import next_pairing_round
 from .views import (
@@ -319,6 +319,8 @@ def _render_player_page(
         and bool(registration.deck_text),
         **deck_report_context(registration.deck_report, event.format),
         "rejected": deck_report_context(rejected_report, event.format) if rejected_report else None,
+        "can_make_claim_link": claims.can_make_claim_link(access)
+        and claims.is_placeholder(registration.player),
     }
     return render(request, "tournaments/players/player_detail.html", context)
 
@@ -527,4 +529,9 @@ urlpatterns = [
         name="player_penalty",
     ),
     path("<int:pk>/staff/late-entry/", late_entry, name="late_entry"),
+    path(
+        "<int:pk>/staff/players/<int:registration_id>/claim-link/",
+        views_claim.make_claim_link,
+        name="player_claim_link",
+    ),
 ]

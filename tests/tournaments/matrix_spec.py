@@ -294,6 +294,10 @@ SPECS = [
     Spec("tournaments:player_decklist", "POST", B_REGISTRATION_IN_A, NOBODY, STAFF, "other-event", data={"deck-decklist": LEGAL_DECK, "deck-reason": "Typo"}),
     Spec("tournaments:player_penalty", "POST", A_REGISTRATION, STAFF, data=PENALTY_FORM),
     Spec("tournaments:player_penalty", "POST", B_REGISTRATION_IN_A, NOBODY, STAFF, "other-event", data=PENALTY_FORM),
+    # Claim links for placeholder accounts (#14): the event's organizer or a site admin
+    # (PLAYER's account is in use, so the owners are sent back to the page).
+    Spec("tournaments:player_claim_link", "POST", A_REGISTRATION, OWNERS),
+    Spec("tournaments:player_claim_link", "POST", B_REGISTRATION_IN_A, NOBODY, OWNERS, "other-event"),
     Spec("tournaments:late_entry", GP, A, STAFF, data={"username": "outsider", "decklist": LEGAL_DECK}),
     Spec("tournaments:late_entry", GP, D, STAFF, PRIVATE, "draft-event", data={"username": "outsider"}),
     # --- staff: deck checks (rule 1−2−4) ---------------------------------------------------
@@ -491,6 +495,8 @@ SPECS = [
     # Personal API tokens (#14): anyone signed in; another user's token is a 404.
     Spec("tokens:account_tokens", GP, {}, SIGNED_IN, roles=SITE_ROLES, data={"name": "Bot", "scope": "read"}),
     Spec("tokens:account_token_revoke", "POST", {"token_id": "@token"}, {PLAYER}, EVERYONE, roles=SITE_ROLES),
+    # Claiming a placeholder account (#14): anyone with the link; an unknown one is a 404.
+    Spec("claim_account", "*", {"token": "unknown-link"}, NOBODY, EVERYONE, roles=SITE_ROLES, login=False),
     Spec("login", "*", {}, EVERYONE, roles=SITE_ROLES),
     Spec("logout", "POST", {}, EVERYONE, roles=SITE_ROLES),
     Spec("password_change", "*", {}, SIGNED_IN, roles=SITE_ROLES),

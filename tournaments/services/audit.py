@@ -47,6 +47,8 @@ NOT_STANDINGS_ACTIONS = frozenset(
         "event.top_cut_generated",
         "round.bracket_advanced",
         "deck_check.recorded",
+        "registration.claim_link_made",
+        "registration.account_claimed",
     }
 )
 
