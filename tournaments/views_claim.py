@@ -2,8 +2,10 @@
 "Make a claim link" on the staff player page, and the player's page behind the link,
 ``/accounts/claim/<token>/``, where they set a password and take the account over.
 
-The link page is shown once, never cached, and sends no referrer (the token is in its
-address, and so is the claim page's)."""
+The link page is shown once and never cached; neither it nor the claim page (whose
+address holds the token) sends a referrer to another site. "same-origin", not
+"no-referrer": with no referrer at all the browser sends ``Origin: null`` on the form's
+POST, which Django's CSRF check refuses."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ REFUSALS = {
 
 def _private(response):
     add_never_cache_headers(response)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -194,7 +194,7 @@ def test_staff_page_button_makes_link_shown_once_with_qr(organizer, ghost_regist
     response = client.post(link_url(event, ghost_registration))
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     body = response.content.decode()
     token = LINK_RE.search(body).group(1)
     assert f'data-url="http://testserver/accounts/claim/{token}/"' in body
@@ -240,7 +240,7 @@ def test_claim_page_sets_password_and_signs_in(organizer, ghost_registration):
     page = client.get(claim_url(token))
     assert page.status_code == 200
     assert "no-store" in page["Cache-Control"]
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "same-origin"
     assert "ghost" in page.content.decode()
     response = client.post(
         claim_url(token), {"password1": PASSWORD, "password2": PASSWORD, "email": ""}
