@@ -23,9 +23,7 @@ urlpatterns = [
     path("", views.event_list, name="event_list"),
     path("<int:pk>/", views_public.event_detail, name="event_detail"),
     path("<int:pk>/rounds/<int:number>/pairings/", views_public.pairings, name="pairings"),
-    path(
-        "<int:pk>/rounds/<int:number>/why/", views_why.why_pairings, name="why_pairings"
-    ),
+    path("<int:pk>/rounds/<int:number>/why/", views_why.why_pairings, name="why_pairings"),
     path("<int:pk>/standings/", views_public.standings, name="standings"),
     path(
         "<int:pk>/standings/<int:registration_id>/working/",
