@@ -12,6 +12,7 @@ CI variable is set), where a missing service is a failure.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -91,21 +92,21 @@ def _drop_broker_connections() -> None:
     app.amqp._producer_pool = None
 
 
-@pytest.fixture
-def queue(broker):
-    """Send tasks from this process to ``broker``, on a queue of this test's own.
+@contextlib.contextmanager
+def routed_to_broker(broker: Broker, prefix: str, tasks):
+    """Send ``tasks`` from this process to ``broker``, on a fresh queue only this test's
+    worker consumes (its name is yielded), and delete the queue afterwards.
 
     The settings make every task eager when no broker is configured (as in the test
-    settings); for the duration of the test the app publishes to the broker instead, and
-    routes the import task to a fresh queue that only this test's worker consumes.
+    settings); inside the block the app publishes to the broker instead.
     """
-    name = f"test-import-{uuid.uuid4().hex[:12]}"
+    name = f"{prefix}-{uuid.uuid4().hex[:12]}"
     saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "task_routes")}
     _drop_broker_connections()
     app.conf.update(
         task_always_eager=False,
         broker_url=broker.url,
-        task_routes={TASK_NAME: {"queue": name}, EXPORT_TASK_NAME: {"queue": name}},
+        task_routes={task: {"queue": name} for task in tasks},
     )
     try:
         yield name
@@ -117,6 +118,13 @@ def queue(broker):
             warnings.warn(f"could not delete test queue {name}: {exc!r}", stacklevel=1)
         _drop_broker_connections()
         app.conf.update(saved)
+
+
+@pytest.fixture
+def queue(broker):
+    """The import and export tasks go to ``broker``, on a queue of this test's own."""
+    with routed_to_broker(broker, "test-import", (TASK_NAME, EXPORT_TASK_NAME)) as name:
+        yield name
 
 
 def _worker_database_url() -> str:

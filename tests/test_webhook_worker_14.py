@@ -19,24 +19,21 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
-import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from config.celery import app
 from tests.decks import conftest as deck_fixtures
 from tests.test_celery_worker import (
     BROKERS,
     WORKER_READY_TIMEOUT,
     Broker,
     Worker,
-    _drop_broker_connections,
     _require_service,
     _worker_database_url,
+    routed_to_broker,
 )
 from tests.tournaments.factories import UserFactory, open_event, register_all
 from tournaments import services
@@ -65,24 +62,8 @@ def broker(request) -> Broker:
 @pytest.fixture
 def webhook_queue(broker):
     """Webhook tasks from this process go to ``broker``, on a queue of this test's own."""
-    name = f"test-webhooks-{uuid.uuid4().hex[:12]}"
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "task_routes")}
-    _drop_broker_connections()
-    app.conf.update(
-        task_always_eager=False,
-        broker_url=broker.url,
-        task_routes={task: {"queue": name} for task in WEBHOOK_TASKS},
-    )
-    try:
+    with routed_to_broker(broker, "test-webhooks", WEBHOOK_TASKS) as name:
         yield name
-    finally:
-        try:
-            with app.connection_for_write() as conn:
-                conn.default_channel.queue_delete(name)
-        except Exception as exc:
-            warnings.warn(f"could not delete test queue {name}: {exc!r}", stacklevel=1)
-        _drop_broker_connections()
-        app.conf.update(saved)
 
 
 class HoldingReceiver:
