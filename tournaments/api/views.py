@@ -131,6 +131,15 @@ def _input(serializer_class, request):
     return serializer.validated_data
 
 
+def event_match(request, event, access, match_id):
+    """The event's match ``match_id`` as the requester may see it; InvalidInput naming the
+    field ``match`` when there is none (a penalty's match is input, not the URL)."""
+    match = policy.matches_visible_to(request.user, event, access).filter(pk=match_id).first()
+    if match is None:
+        raise InvalidInput("match_not_found", "no such match in this event", field="match")
+    return match
+
+
 def user_by_username(username: str, field: str = "username"):
     """The active user named ``username``, or ``user_not_found`` on ``field`` (400).
     Callers check the permission first, so that only those allowed to add a user learn
@@ -498,13 +507,7 @@ class RegistrationViewSet(EventScopedMixin, viewsets.ReadOnlyModelViewSet):
         registration.event = self.event
         match = None
         if data.get("match") is not None:
-            match = (
-                policy.matches_visible_to(request.user, self.event, self.access)
-                .filter(pk=data["match"])
-                .first()
-            )
-            if match is None:
-                raise InvalidInput("match_not_found", "no such match in this event", field="match")
+            match = event_match(request, self.event, self.access, data["match"])
         infraction = data["infraction"]
         if data["infraction_code"]:
             infraction = infractions.find(self.event, data["infraction_code"])

@@ -25,7 +25,7 @@ from ..models import DeckCheck, Penalty
 from ..services import deck_checks
 from ..services.errors import InvalidInput
 from . import serializers as s
-from .views import COMMAND_ERRORS, EVENT_PK, EventScopedMixin, _input, errors
+from .views import COMMAND_ERRORS, EVENT_PK, EventScopedMixin, _input, errors, event_match
 
 STAFF_READ_ERRORS = errors(403, 404)
 
@@ -129,13 +129,7 @@ class DeckCheckViewSet(
         data = _input(s.DeckCheckPenaltyInputSerializer, request)
         match = None
         if data.get("match") is not None:
-            match = (
-                policy.matches_visible_to(request.user, self.event, self.access)
-                .filter(pk=data["match"])
-                .first()
-            )
-            if match is None:
-                raise InvalidInput("match_not_found", "no such match in this event", field="match")
+            match = event_match(request, self.event, self.access, data["match"])
         elif check.round_id is not None:
             # As the page does: the player's match in the check's round, if there is one.
             match = (
