@@ -276,10 +276,21 @@ class DeckCheck(models.Model):
     legal = models.BooleanField(_("legal"))
     report = models.JSONField(_("report"))
     checked_at = models.DateTimeField(_("checked"), auto_now_add=True)
+    # Written by a ban-list re-check (not by the owner saving the deck): at most one such
+    # row per deck and format version, so a re-check that runs again after a crash adds
+    # nothing twice. The owner's saves are history and may repeat a version.
+    by_recheck = models.BooleanField(_("by a re-check"), default=False)
 
     class Meta:
         ordering = ["-checked_at", "-id"]
         get_latest_by = ["checked_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["deck", "format_version"],
+                condition=models.Q(by_recheck=True),
+                name="deckcheck_one_recheck_per_version",
+            )
+        ]
         # "deck check" is the judges' check of a physical deck at the table (tournaments).
         verbose_name = _("legality check")
         verbose_name_plural = _("legality checks")
@@ -299,6 +310,9 @@ class RecheckJob(TrackedJob):
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     became_illegal = models.JSONField(_("decks that became illegal"), default=list, blank=True)
     error = models.TextField(_("error"), blank=True)
+    # Set when claimed and at each chunk: a running job whose heartbeat is older than
+    # config.jobs.HEARTBEAT_LEASE lost its worker and may be claimed again.
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
 
     class Meta(TrackedJob.Meta):
         verbose_name = _("deck re-check")
