@@ -123,9 +123,16 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 2000},
         }
     }
-# The default cache also counts DRF's throttles (AnonRateThrottle, UserRateThrottle use
-# `default`): with Redis every web worker counts against one limit; in local memory each
-# worker process counts on its own (N workers allow N times the rate).
+# The default cache also counts the throttles (DRF's AnonRateThrottle and UserRateThrottle
+# use `default`, and so does the deck-check page, config/throttling.py): with Redis every
+# web worker counts against one limit; in local memory each worker process counts on its
+# own (N workers allow N times the rate). Production with several workers sets CACHE_URL.
+
+# How many reverse proxies in front of the site append to X-Forwarded-For. 0 (the
+# default): the header is ignored and the client is the connection's address, so a client
+# cannot pick a fresh address per request to escape the throttles or the login lockout.
+# Behind one proxy (nginx, a load balancer) set 1: the address that proxy appended is used.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0, minimum=0)
 
 # Sessions: read from the shared cache, written through to the database (a Redis restart
 # logs nobody out). Without a shared cache, the database alone: a per-process cache would
@@ -170,6 +177,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The client address of the throttles (DRF's get_ident), the deck-check page's throttle
+    # and the login lockout alike (config/throttling.py client_address).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("THROTTLE_ANON", default="60/minute"),
         "user": env_str("THROTTLE_USER", default="600/minute"),

@@ -4,8 +4,10 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from cardpool.models import CardType, Element
+from config.throttling import throttled
 
 from . import services
 from .engine.parser import split_lines
@@ -13,6 +15,9 @@ from .forms import CheckForm, DeckForm
 from .selectors import decks_of
 
 
+# The API's deck check counts with the same classes (decks/api.py): one budget per client
+# whichever door the decklist comes through.
+@throttled(AnonRateThrottle, UserRateThrottle)
 def check_deck(request):
     """Paste a decklist and see the report; htmx re-posts the form as the player types."""
     form = CheckForm(request.POST or None, initial={"format": "crossover"})
