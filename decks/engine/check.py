@@ -134,13 +134,28 @@ def check_decklist(text: str, rules: FormatRules, as_of: dt.date, pool: CardPool
     return replace(report, notices=report.notices + tuple(notices)) if notices else report
 
 
+# Each suggestion searches the whole pool, and each unknown line is a violation: a list of
+# thousands of unknown names must cost neither lines x pool nor a report per line (#15).
+SUGGESTED_NAMES = 20  # distinct unknown names (by name key) that get suggestions
+NAMED_UNKNOWN_LINES = 100  # unknown lines reported one by one; the rest share one violation
+
+
 def resolve(
     parsed: ParsedDecklist, rules: FormatRules, pool: CardPool
 ) -> tuple[list[Entry], list[Violation]]:
     """Turn parsed lines into entries; unreadable lines and unknown cards or printings
-    become violations."""
+    become violations. The first ``SUGGESTED_NAMES`` distinct unknown names get suggestions
+    (the first name past them says so); the first ``NAMED_UNKNOWN_LINES`` unknown lines are
+    reported one by one, any further ones together in one UNKNOWN_CARD violation."""
+    from .messages import UNKNOWN_LIMITS  # here: the module's import block is edited by many
+
     entries: list[Entry] = []
     problems: list[Violation] = []
+    suggested: dict[str, list[str]] = {}  # name key -> suggestions
+    unknown_lines = 0
+    limit_said = False
+    more_lines: list[int] = []
+    more_names: dict[str, str] = {}  # name key -> name, the first SUGGESTED_NAMES of them
     for problem in parsed.problems:
         message_en = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_en})[0]
         message_ja = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_ja})[1]
@@ -178,7 +193,30 @@ def resolve(
                     count=count, name=name, qualifier=bare_qualifier, bare_count=None
                 )
         if card is None:
-            suggestions = pool.suggest(line.name)
+            key = name_key(line.name)
+            placeholder = CardInfo(key=f"?{key}", name=line.name)
+            entries.append(Entry(placeholder, line.count, line.section, None, line.line, True))
+            unknown_lines += 1
+            if unknown_lines > NAMED_UNKNOWN_LINES:
+                more_lines.append(line.line)
+                if len(more_names) < SUGGESTED_NAMES:
+                    more_names.setdefault(key, line.name)
+                continue
+            details: dict[str, object]
+            limited_en = limited_ja = ""
+            if key in suggested or len(suggested) < SUGGESTED_NAMES:
+                if key not in suggested:
+                    suggested[key] = pool.suggest(line.name)
+                suggestions = suggested[key]
+                details = {"suggestions": suggestions}
+            else:
+                suggestions = []
+                details = {"suggestions": suggestions, "suggestions_limited": True}
+                if not limit_said:
+                    limit_said = True
+                    limited_en, limited_ja = render(
+                        "SUGGESTIONS_LIMITED", {"limit": SUGGESTED_NAMES}, UNKNOWN_LIMITS
+                    )
             listed = "、".join(f"〔{name}〕" for name in suggestions)
             # A name ending in a number (read as a count or not: glued to the name as in
             # "スワティ46", or out of range as in "森原さとみ 0" or "森原さとみ 1000"):
@@ -201,15 +239,13 @@ def resolve(
                 Violation(
                     "UNKNOWN_CARD",
                     rules.section("UNKNOWN_CARD"),
-                    message_en,
-                    message_ja,
+                    message_en + limited_en,
+                    message_ja + limited_ja,
                     cards=(line.name,),
                     lines=(line.line,),
-                    details={"suggestions": suggestions},
+                    details=details,
                 )
             )
-            placeholder = CardInfo(key=f"?{name_key(line.name)}", name=line.name)
-            entries.append(Entry(placeholder, line.count, line.section, None, line.line, True))
             continue
         if qualifier is not None and (set_code is None or card.printing(set_code) is None):
             message_en, message_ja = render(
@@ -230,6 +266,20 @@ def resolve(
             entries.append(Entry(card, line.count, line.section, None, line.line, True))
             continue
         entries.append(Entry(card, line.count, line.section, set_code, line.line))
+    if more_lines:
+        values = {"count": len(more_lines), "first": more_lines[0], "limit": NAMED_UNKNOWN_LINES}
+        message_en, message_ja = render("UNKNOWN_CARDS_MORE", values, UNKNOWN_LIMITS)
+        problems.append(
+            Violation(
+                "UNKNOWN_CARD",
+                rules.section("UNKNOWN_CARD"),
+                message_en,
+                message_ja,
+                cards=tuple(more_names.values()),
+                lines=tuple(more_lines),
+                details={"suggestions": [], "more_lines": len(more_lines)},
+            )
+        )
     return entries, problems
 
 

@@ -94,6 +94,22 @@ NOTICES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# How UNKNOWN_CARD says that a list with very many unknown names was not searched for each.
+UNKNOWN_LIMITS: dict[str, tuple[str, str]] = {
+    # Added to the first unknown name past the ones given suggestions.
+    "SUGGESTIONS_LIMITED": (
+        " Suggestions are given for the first {limit} unknown names only.",
+        "候補は最初の{limit}種類の名前にだけ示します。",
+    ),
+    # One violation for every unknown line past the ones reported one by one.
+    "UNKNOWN_CARDS_MORE": (
+        "Unknown cards on {count} more lines, from line {first} on (only the first {limit} "
+        "unknown lines are listed one by one).",
+        "{first}行目以降のさらに{count}行にも見つからないカードがあります"
+        "（1行ずつ示すのは最初の{limit}行までです）。",
+    ),
+}
+
 # Added to UNKNOWN_CARD when the name ends in a number that was not read as the count.
 QUANTITY_FORMS = (
     " To give a number of copies, write “4 Name”, “4x Name”, “Name ×4” or “Name 4枚”.",

@@ -13,6 +13,8 @@ from cardpool.names import name_key, search_key
 
 MAIN = "main"
 SIDE = "side"
+# Characters of an unknown name compared with the pool's names for suggestions.
+SUGGEST_QUERY_CHARS = 60
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,10 @@ class CardPool:
         self._cards: dict[str, CardInfo] = {card.key: card for card in cards}
         # search-folded set code/name/alias -> set code
         self._sets = {search_key(label): code for label, code in (set_labels or {}).items()}
+        # Card names and their folded forms, built on the first suggestion: folding every
+        # name again for each unknown line made suggestions cost lines x pool (issue #15).
         self._choices: list[str] | None = None
+        self._folded: list[str] = []
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -162,16 +167,18 @@ class CardPool:
         return self._sets.get(search_key(label))
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """Up to ``limit`` card names that look like ``name`` (best first)."""
+        """Up to ``limit`` card names that look like ``name`` (best first). Only the first
+        ``SUGGEST_QUERY_CHARS`` characters of ``name`` (folded) are compared: printed names
+        are far shorter, and a long query would make each comparison cost its length."""
         if self._choices is None:
-            self._choices = [card.name for card in self._cards.values()]
-        query = name_key(name)
+            choices = [card.name for card in self._cards.values()]
+            # _folded first: a thread that sees _choices set finds _folded ready.
+            self._folded = [search_key(choice) for choice in choices]
+            self._choices = choices
+        query = search_key(name[: SUGGEST_QUERY_CHARS * 2])[:SUGGEST_QUERY_CHARS]
+        if not query:
+            return []
         matches = process.extract(
-            query,
-            self._choices,
-            scorer=fuzz.WRatio,
-            processor=lambda text: search_key(text),
-            limit=limit,
-            score_cutoff=50,
+            query, self._folded, scorer=fuzz.WRatio, processor=None, limit=limit, score_cutoff=50
         )
-        return [choice for choice, _score, _index in matches]
+        return [self._choices[index] for _folded, _score, index in matches]
