@@ -211,7 +211,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    # Redis: redeliver unacknowledged tasks after 1 h (longer than any task we run).
+    # Redis: redeliver unacknowledged tasks after 1 h (longer than any task we run). Kept
+    # long: Redis redelivers after this even while the worker is alive and busy. A killed
+    # pool child's task is requeued at once (REJECT_ON_WORKER_LOST); a re-check whose whole
+    # worker died is sent again by the beat watchdog below within a minute.
     "visibility_timeout": 3600,
 }
 CELERY_TASK_SERIALIZER = "json"
@@ -289,7 +292,15 @@ WEBHOOKS_SITE_URL = (env_str("WEBHOOKS_SITE_URL", default="") or "").rstrip("/")
 # A queue of their own for the webhook tasks (a slow receiver then never delays imports
 # and exports); empty: Celery's default queue.
 WEBHOOKS_QUEUE = env_str("WEBHOOKS_QUEUE", default="") or ""
+# How often Celery beat looks for re-check jobs whose worker died (no heartbeat for
+# config.jobs.HEARTBEAT_LEASE) and sends their task again (decks.requeue_stalled_rechecks).
+JOBS_WATCHDOG_SECONDS = env_int("JOBS_WATCHDOG_SECONDS", default=10, minimum=1)
 CELERY_BEAT_SCHEDULE = {
+    "jobs-watchdog": {
+        "task": "decks.requeue_stalled_rechecks",
+        "schedule": float(JOBS_WATCHDOG_SECONDS),
+        "options": {"expires": float(JOBS_WATCHDOG_SECONDS)},
+    },
     "webhooks-sweep": {
         "task": "tournaments.sweep_webhooks",
         "schedule": float(WEBHOOKS_SWEEP_SECONDS),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -292,9 +293,29 @@ def queue_stale_rechecks() -> list[RecheckJob]:
 CHUNK = 1000
 
 
+def requeue_stalled_rechecks() -> list[int]:
+    """Send the task of each re-check whose worker died (running, no heartbeat for
+    ``HEARTBEAT_LEASE``) again; returns their ids. Celery beat runs this every
+    ``JOBS_WATCHDOG_SECONDS``, so a job resumes within a minute of its worker's death on
+    Redis too, whose own redelivery waits for the visibility timeout. Each message expires
+    before the next sweep: a job no worker could take yet is not queued over and over."""
+    from .tasks import recheck_format_decks
+
+    job_ids = list(RecheckJob.stalled().order_by("id").values_list("id", flat=True))
+    for job_id in job_ids:
+        recheck_format_decks.apply_async(
+            kwargs={"job_id": job_id}, expires=settings.JOBS_WATCHDOG_SECONDS
+        )
+    if job_ids:
+        logger.warning("re-check jobs %s lost their worker: queued again", job_ids)
+    return job_ids
+
+
 def run_recheck(job_id: int) -> RecheckJob | None:
     """Check every deck of the job's format again; list those that were legal at their
-    previous check and are not any more. Harmless to run twice."""
+    previous check and are not any more. Harmless to run twice, and resumable: a job whose
+    worker died (no heartbeat for ``HEARTBEAT_LEASE``) is claimed again and goes on from
+    the checks it stored, with the same result as a run without the crash."""
     if not RecheckJob.claim(job_id):
         return None
     job = RecheckJob.objects.select_related("format__game").get(pk=job_id)
@@ -308,22 +329,29 @@ def run_recheck(job_id: int) -> RecheckJob | None:
     return job
 
 
-def _recheck(job: RecheckJob) -> list[dict]:
+def _recheck(job: RecheckJob, *, after_chunk: Callable[[int], None] | None = None) -> list[dict]:
+    """Store one check (``by_recheck``) at the format's version for each of its decks that
+    has none at that version yet, a chunk per transaction, beating the job's heartbeat with
+    each; ``after_chunk(chunks_stored)`` runs after each (tests stop the run there). Decks
+    the owner saved since the change are checked already and are skipped."""
     fmt = job.format
     rules = format_rules(fmt)
     loaded = load_pool(fmt.game)
     today = timezone.localdate()
-    decks = list(
-        Deck.objects.filter(format=fmt).order_by("id").values_list("id", "name", "owner__username")
+    deck_ids = list(Deck.objects.filter(format=fmt).order_by("id").values_list("id", flat=True))
+    checked = set(
+        DeckCheck.objects.filter(deck__format=fmt, format_version=rules.version).values_list(
+            "deck_id", flat=True
+        )
     )
-    RecheckJob.report_progress(job.pk, 0, len(decks))
-    previous = _latest_legality([deck_id for deck_id, _, _ in decks])
-    became_illegal = []
-    for start in range(0, len(decks), CHUNK):
-        chunk = decks[start : start + CHUNK]
-        entries = stored_entries([deck_id for deck_id, _, _ in chunk], loaded)
+    todo = [deck_id for deck_id in deck_ids if deck_id not in checked]
+    done = len(deck_ids) - len(todo)
+    RecheckJob.report_progress(job.pk, done, len(deck_ids))
+    for number, start in enumerate(range(0, len(todo), CHUNK), start=1):
+        chunk = todo[start : start + CHUNK]
+        entries = stored_entries(chunk, loaded)
         checks = []
-        for deck_id, name, owner in chunk:
+        for deck_id in chunk:
             report = check_entries(entries[deck_id], rules, today)
             checks.append(
                 DeckCheck(
@@ -332,27 +360,58 @@ def _recheck(job: RecheckJob) -> list[dict]:
                     as_of=today,
                     legal=report.legal,
                     report=report.as_dict(),
+                    by_recheck=True,
                 )
             )
-            if previous.get(deck_id, True) and not report.legal:
-                became_illegal.append(
-                    {"deck": deck_id, "name": name, "owner": owner, "codes": report.codes}
-                )
         with transaction.atomic():
-            DeckCheck.objects.bulk_create(checks)
-        RecheckJob.report_progress(job.pk, start + len(chunk))
-    return became_illegal
+            # Another run of the job (a redelivery while this one was alive) may have
+            # stored some of these: the constraint keeps the first, this skips its own.
+            DeckCheck.objects.bulk_create(checks, ignore_conflicts=True)
+        done += len(chunk)
+        RecheckJob.report_progress(job.pk, done)
+        if after_chunk is not None:
+            after_chunk(number)
+    return _became_illegal(fmt, rules.version)
 
 
-def _latest_legality(deck_ids: list[int]) -> dict[int, bool]:
-    """Whether each deck was legal at its latest check (decks never checked are absent)."""
+def _became_illegal(fmt: Format, version: int) -> list[dict]:
+    """The decks of ``fmt`` whose first check at ``version`` is illegal while their latest
+    check before it was legal (or they had none), by deck id. Computed from the stored
+    rows over all decks, so a resumed run lists what an uninterrupted one does."""
+    decks = list(
+        Deck.objects.filter(format=fmt).order_by("id").values_list("id", "name", "owner__username")
+    )
+    found = []
+    for start in range(0, len(decks), CHUNK):
+        chunk = decks[start : start + CHUNK]
+        deck_ids = [deck_id for deck_id, _, _ in chunk]
+        before = _latest_legality(deck_ids, before=version)
+        now: dict[int, tuple[bool, dict]] = {}
+        rows = (
+            DeckCheck.objects.filter(deck_id__in=deck_ids, format_version=version)
+            .order_by("deck_id", "checked_at", "id")
+            .values_list("deck_id", "legal", "report")
+        )
+        for deck_id, legal, report in rows:
+            now.setdefault(deck_id, (legal, report))  # the first check at this version
+        for deck_id, name, owner in chunk:
+            if deck_id not in now or now[deck_id][0] or not before.get(deck_id, True):
+                continue
+            codes = [violation["code"] for violation in now[deck_id][1].get("violations", [])]
+            found.append({"deck": deck_id, "name": name, "owner": owner, "codes": codes})
+    return found
+
+
+def _latest_legality(deck_ids: list[int], *, before: int | None = None) -> dict[int, bool]:
+    """Whether each deck was legal at its latest check (decks never checked are absent);
+    with ``before``, its latest check against a format version older than that."""
     latest: dict[int, bool] = {}
     for start in range(0, len(deck_ids), CHUNK):
-        rows = (
-            DeckCheck.objects.filter(deck_id__in=deck_ids[start : start + CHUNK])
-            .order_by("deck_id", "checked_at", "id")
-            .values_list("deck_id", "legal")
-        )
-        for deck_id, legal in rows:
+        rows = DeckCheck.objects.filter(deck_id__in=deck_ids[start : start + CHUNK])
+        if before is not None:
+            rows = rows.filter(format_version__lt=before)
+        for deck_id, legal in rows.order_by("deck_id", "checked_at", "id").values_list(
+            "deck_id", "legal"
+        ):
             latest[deck_id] = legal  # later rows overwrite earlier ones
     return latest

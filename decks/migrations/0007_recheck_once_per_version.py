@@ -3,35 +3,26 @@ from django.db import migrations, models
 
 def mark_and_dedupe_recheck_rows(apps, schema_editor):
     """Rows a re-check wrote (checked against the job's version while it ran) are marked;
-    of a deck's marked rows at one version the earliest stays. A later row with the same
-    outcome and report was a crashed run's repeat and goes; one that differs was the
-    owner saving the deck meanwhile and stays, unmarked, as history."""
+    of a deck's rows at one version in that time the earliest stays. A later row with the
+    same outcome and report was a crashed run's repeat and goes; one that differs was the
+    owner saving the deck meanwhile and stays, unmarked, as history. Harmless to repeat."""
     DeckCheck = apps.get_model("decks", "DeckCheck")
     RecheckJob = apps.get_model("decks", "RecheckJob")
     for job in RecheckJob.objects.order_by("id").iterator():
-        rows = DeckCheck.objects.filter(
-            deck__format_id=job.format_id,
-            format_version=job.format_version,
-            checked_at__gte=job.created_at,
+        at_version = DeckCheck.objects.filter(
+            deck__format_id=job.format_id, format_version=job.format_version
         )
+        kept = {row.deck_id: row for row in at_version.filter(by_recheck=True)}
+        rows = at_version.filter(checked_at__gte=job.created_at, by_recheck=False)
         if job.finished_at is not None:
             rows = rows.filter(checked_at__lte=job.finished_at)
-        rows.update(by_recheck=True)
-    repeated = (
-        DeckCheck.objects.filter(by_recheck=True)
-        .values("deck_id", "format_version")
-        .annotate(rows=models.Count("id"))
-        .filter(rows__gt=1)
-    )
-    for group in repeated.iterator():
-        first, *later = DeckCheck.objects.filter(
-            by_recheck=True, deck_id=group["deck_id"], format_version=group["format_version"]
-        ).order_by("checked_at", "id")
-        for row in later:
-            if (row.legal, row.report) == (first.legal, first.report):
+        for row in rows.order_by("deck_id", "checked_at", "id").iterator():
+            first = kept.get(row.deck_id)
+            if first is None:
+                DeckCheck.objects.filter(pk=row.pk).update(by_recheck=True)
+                kept[row.deck_id] = row
+            elif (row.legal, row.report) == (first.legal, first.report):
                 row.delete()
-            else:
-                DeckCheck.objects.filter(pk=row.pk).update(by_recheck=False)
 
 
 class Migration(migrations.Migration):
