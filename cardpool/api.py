@@ -57,4 +57,5 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
     serializer_class = CardSerializer
     filterset_class = CardFilter
+    lookup_value_regex = "[0-9]+"
     queryset = cards_with_rules()

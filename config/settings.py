@@ -177,6 +177,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # One error shape, {code, message, details}, for every API (decks, cards, rules, events).
+    "EXCEPTION_HANDLER": "tournaments.api.views.exception_handler",
     # The client address of the throttles (DRF's get_ident), the deck-check page's throttle
     # and the login lockout alike (config/throttling.py client_address).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,

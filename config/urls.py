@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.http import JsonResponse
 from django.urls import include, path
+from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -14,6 +16,25 @@ from tournaments.views_claim import claim_account
 from tournaments.views_home import home
 from tournaments.views_tokens import account_urlpatterns as token_urlpatterns
 from tournaments.views_venue import venue_poster
+
+
+def _api_error(code: str, message: str, status: int) -> JsonResponse:
+    """The API's one error shape (tournaments.api.views.exception_handler) for errors that
+    happen before any API view runs: no route matched, or an unhandled exception."""
+    return JsonResponse({"code": code, "message": message, "details": {}}, status=status)
+
+
+def handler404(request, exception):
+    if request.path.startswith("/api/"):
+        return _api_error("not_found", "not found", 404)
+    return defaults.page_not_found(request, exception)
+
+
+def handler500(request):
+    if request.path.startswith("/api/"):
+        return _api_error("server_error", "internal server error", 500)
+    return defaults.server_error(request)
+
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")

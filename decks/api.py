@@ -1,12 +1,14 @@
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import get_language
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+from tournaments.api.serializers import ErrorSerializer
 
 from . import services
 from .forms import MAX_DECKLIST_CHARS
@@ -107,6 +109,7 @@ class DeckViewSet(viewsets.ViewSet):
 
     permission_classes = [IsAuthenticated]
     serializer_class = DeckSerializer
+    lookup_value_regex = "[0-9]+"
 
     def get_queryset(self):
         return decks_of(self.request.user).prefetch_related(
@@ -148,13 +151,10 @@ class DeckViewSet(viewsets.ViewSet):
         responses={
             200: ReportSerializer,
             400: OpenApiResponse(
-                response=inline_serializer(
-                    "CheckRequestErrors",
-                    {"format": serializers.ListField(child=serializers.CharField())},
-                ),
+                response=ErrorSerializer,
                 description="Field errors, e.g. an unknown format.",
             ),
-            429: OpenApiResponse(description="Too many requests."),
+            429: OpenApiResponse(response=ErrorSerializer, description="Too many requests."),
         },
         summary="Check a decklist",
         description="Anyone may check a deck; anonymous use is throttled.",

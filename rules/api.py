@@ -19,6 +19,10 @@ from .selectors import KIND_CARD, KIND_RULING, KIND_SECTION, search_rules, secti
 from .text import number_key
 
 SEARCH_PAGE_SIZE = 20
+# Larger pages and ids would overflow the database's 64-bit integers (a 500); asking for
+# them is a 400 naming the parameter.
+MAX_PAGE = 1_000_000
+MAX_ID = 2**63 - 1
 
 
 class SearchQuerySerializer(serializers.Serializer):
@@ -30,7 +34,7 @@ class SearchQuerySerializer(serializers.Serializer):
     game = serializers.SlugRelatedField(
         slug_field="slug", queryset=Game.objects.all(), required=False, help_text="Game slug."
     )
-    page = serializers.IntegerField(min_value=1, default=1)
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
 
 
 class SearchHitSerializer(serializers.Serializer):
@@ -118,6 +122,8 @@ class SectionFilter(django_filters.FilterSet):
     )
     document = django_filters.NumberFilter(
         field_name="document_id",
+        min_value=1,
+        max_value=MAX_ID,
         help_text=_("A document (version) id; without it only current documents are listed."),
     )
 
@@ -199,6 +205,7 @@ class SectionViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
     serializer_class = SectionSerializer
     filterset_class = SectionFilter
+    lookup_value_regex = "[0-9]+"
 
     def get_queryset(self):
         children = Prefetch("children", queryset=Section.objects.order_by("order"))
