@@ -7,7 +7,9 @@ Target (issue 3): at least 5,000 decklists per second in one process.
 
 ``--hostile`` times decklists built to be slow (issue #15) instead, each against a budget:
 10,000 lines of unknown names (suggestions are searched for the first 20 distinct names only;
-it took 10.6 s and answered 2.7 MB on a 1,082-card pool).
+it took 10.6 s and answered 2.7 MB on a 1,082-card pool), and lines of 20,000 characters
+(``a``, 19,998 spaces, ``b``: 13.4 s in a parser that backtracked), one alone and 10,000 of
+them (200 MB of text, far past what the page and API accept: the parser stays linear).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardpool.names import name_key
 from decks.engine.check import check_decklist
 from decks.engine.model import BanEntry, CardInfo, CardPool, FormatRules, PrintingInfo
+from decks.engine.parser import parse_decklist
 
 TYPES = ["CHARACTER", "NAVIGATOR", "SPELL", "EVENT", "ITEM"]
 ELEMENTS = ["火", "水", "風", "地", "空"]
@@ -107,6 +110,21 @@ def hostile(cards: int) -> None:
     timed(f"10,000 unknown names, pool of {cards} cards", 2.0, checked(unknown))
     repeated = "\n".join(["4 まったく知らないカード"] * 10_000)
     timed(f"one unknown name on 10,000 lines, pool of {cards} cards", 2.0, checked(repeated))
+
+    long_line = "a" + " " * 19_998 + "b"
+    timed("one 20,000-character line, checked", 0.05, checked(long_line))
+
+    def parsed(text: str):
+        def work() -> str:
+            result = parse_decklist(text)
+            return f", {len(result.problems):,} problems"
+
+        return work
+
+    timed("one 20,000-character line, parsed", 0.01, parsed(long_line))
+    many = "\n".join([long_line] * 10_000)
+    timed("10,000 lines of 20,000 characters, parsed", 5.0, parsed(many))
+    timed("10,000 lines of 20,000 characters, checked", 5.0, checked(many))
 
 
 def main() -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cardpool.names import name_key
 from decks.engine.check import check_decklist
 from decks.engine.messages import MESSAGES
 from decks.engine.model import MAIN, SIDE
-from decks.engine.parser import MAX_COUNT, DeckLine, parse_decklist
+from decks.engine.parser import MAX_COUNT, MAX_LINE_CHARS, DeckLine, parse_decklist
 
 from .pools import BAN_DAY, MORIHARA, crossover_pool, crossover_rules
 
@@ -352,7 +352,18 @@ grammar_lines = st.lists(
     | st.sampled_from(["", "サイドボード", "SB:", "拡張メモリ", "メインデッキ", "!!!", "〔〕"]),
     max_size=30,
 ).flatmap(lambda lines: st.sampled_from(["\n", "\r\n", "\r"]).map(lambda nl: nl.join(lines)))
-any_text = st.text() | grammar_text | grammar_lines
+# Lines built to make a backtracking parser slow (issue #15: "a", 19,998 spaces, "b" took
+# 13.4 s): a start, one piece repeated up to 20 KB, an end; several such lines at once.
+hostile_line = st.tuples(
+    st.sampled_from(["a", "4", "4x ", "4 a", "SB:", "〔", "#", "サイドボード", ""]),
+    st.sampled_from([" ", "\u3000", "\t", "x", "4", "a ", " 4", "(", "×", "枚"]),
+    st.sampled_from([1, 150, MAX_LINE_CHARS - 2, MAX_LINE_CHARS, MAX_LINE_CHARS + 1, 19_998]),
+    st.sampled_from(["b", "x", "4", " ×4", "4枚", "(β)", "〕", ""]),
+).map(lambda parts: parts[0] + parts[1] * parts[2] + parts[3])
+hostile_text = st.lists(hostile_line | st.sampled_from(NAMES), min_size=1, max_size=4).map(
+    "\n".join
+)
+any_text = st.text() | grammar_text | grammar_lines | hostile_text
 
 
 def line_count(text: str) -> int:
@@ -383,6 +394,24 @@ def test_parser_fuzz_never_raises_and_counts_stay_in_range(text):
 @given(grammar_lines)
 def test_parser_fuzz_grammar_lines_never_raise(text):
     assert_parsed_well(text)
+
+
+@settings(max_examples=150, deadline=None)
+@example("a" + " " * 19_998 + "b")
+@given(hostile_text)
+def test_parser_fuzz_hostile_long_lines_are_one_problem_each(text):
+    """Issue #15: a line longer than MAX_LINE_CHARS is refused with a clear PARSE_ERROR
+    (never searched); every other line is read as usual."""
+    assert_parsed_well(text)
+    parsed = parse_decklist(text)
+    long_lines = [
+        number
+        for number, line in enumerate(text.split("\n"), start=1)
+        if len(line.strip()) > MAX_LINE_CHARS
+    ]
+    too_long = f"the line is longer than {MAX_LINE_CHARS} characters"
+    assert [p.line for p in parsed.problems if p.reason_en == too_long] == long_lines
+    assert all(len(p.text) <= MAX_LINE_CHARS + 1 for p in parsed.problems)
 
 
 POOL = crossover_pool()
