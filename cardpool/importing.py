@@ -175,9 +175,16 @@ def _read_jsonl(text: str) -> tuple[list[tuple[int, dict]], list[RowError]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            # A long integer stays text (int() refuses 4,300+ digits), so the field that
+            # holds it is named when its check refuses it.
+            record = json.loads(line, parse_int=_json_int)
         except json.JSONDecodeError as exc:
             errors.append(RowError(row, "", _("not valid JSON: %s") % exc.msg))
+            continue
+        except RecursionError:
+            errors.append(
+                RowError(row, "", _("nested too deeply; a card row is one flat JSON object {…}."))
+            )
             continue
         if not isinstance(record, dict):
             errors.append(RowError(row, "", _("expected a JSON object {…}.")))
@@ -194,12 +201,25 @@ def _read_jsonl(text: str) -> tuple[list[tuple[int, dict]], list[RowError]]:
                 values[key] = str(value)
             else:
                 row_errors.append(
-                    RowError(row, key, _("must be text, a whole number or true/false."))
+                    RowError(
+                        row,
+                        key.replace("\x00", "\\u0000"),
+                        _("must be text, a whole number or true/false."),
+                    )
                 )
         errors.extend(row_errors)
         if not row_errors:
             rows.append((row, values))
     return rows, errors
+
+
+def _json_int(digits: str) -> int | str:
+    return int(digits) if len(digits) <= 20 else digits
+
+
+def _shown(value: str, limit: int = 20) -> str:
+    """``value`` for a message, cut to ``limit`` characters."""
+    return value if len(value) <= limit else value[:limit] + "…"
 
 
 def _check_columns(columns: list[str], *, row: int, required: Iterable[str]) -> list[RowError]:
@@ -210,7 +230,8 @@ def _check_columns(columns: list[str], *, row: int, required: Iterable[str]) -> 
             errors.append(
                 RowError(
                     row,
-                    column,
+                    # Shown, and stored with the job's report: PostgreSQL refuses U+0000.
+                    column.replace("\x00", "\\u0000"),
                     _("unknown column; the columns are %s.") % ", ".join(FIELDS),
                 )
             )
@@ -256,7 +277,15 @@ def set_lookup_key(value: str) -> str:
 def _clean_row(
     row: int, raw: Mapping[str, str], *, set_ids: Mapping[str, int], required: tuple[str, ...]
 ) -> tuple[CardRow | None, list[RowError]]:
-    errors: list[RowError] = []
+    # No database stores U+0000 in text the same way (PostgreSQL refuses it, SQLite keeps
+    # it): refused on both.
+    errors: list[RowError] = [
+        RowError(row, key, _("contains a NUL character (U+0000), which cannot be stored."))
+        for key, value in raw.items()
+        if "\x00" in value
+    ]
+    if errors:
+        return None, errors
     text = {key: unicodedata.normalize("NFC", value).strip() for key, value in raw.items()}
     for column in required:
         if not text.get(column):
@@ -388,10 +417,10 @@ def _stat(value: str) -> int:
     digits = unicodedata.normalize("NFKC", value).strip()
     if not digits.isascii() or not digits.isdigit():
         raise ValueError(_("%r is not a whole number of 0 or more.") % value)
-    number = int(digits)
-    if number > 999:
-        raise ValueError(_("%r is larger than 999.") % value)
-    return number
+    # Compared as text first: int() refuses 4,300+ digits.
+    if len(digits.lstrip("0")) > 3 or int(digits) > 999:
+        raise ValueError(_("%r is larger than 999.") % _shown(value))
+    return int(digits)
 
 
 def _boolean(value: str) -> bool:
