@@ -8,11 +8,12 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from tournaments.api.limits import ModelCharField
 from tournaments.api.serializers import ErrorSerializer
 
 from . import services
 from .forms import MAX_DECKLIST_CHARS
-from .models import Format
+from .models import Deck, Format
 from .selectors import decks_of
 
 
@@ -63,7 +64,7 @@ class DeckEntrySerializer(serializers.Serializer):
 
 class DeckSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=200)
+    name = ModelCharField(Deck, "name")
     format = FormatField()
     decklist = serializers.CharField(
         max_length=MAX_DECKLIST_CHARS, trim_whitespace=False, write_only=True

@@ -23,9 +23,10 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from .. import exports, policy
-from ..models import ExportFormat, ExportJob, ExportKind
+from ..models import ExportFormat, ExportJob, ExportKind, Round
 from ..services.errors import Conflict
 from ..views_exports import file_response
+from .limits import ModelIntegerField
 from .views import EVENT_PK, TournamentErrorsMixin, errors
 
 # --- serializers -------------------------------------------------------------------------
@@ -34,8 +35,12 @@ from .views import EVENT_PK, TournamentErrorsMixin, errors
 class ExportQuerySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ExportKind.values, help_text="What to export.")
     format = serializers.ChoiceField(choices=ExportFormat.values, help_text="The file format.")
-    round = serializers.IntegerField(
-        min_value=1, required=False, help_text="The round number; required for `pairings`."
+    round = ModelIntegerField(
+        Round,
+        "number",
+        min_value=1,
+        required=False,
+        help_text="The round number; required for `pairings`.",
     )
 
     def validate(self, data):

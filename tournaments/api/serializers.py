@@ -10,6 +10,7 @@ registrations from ``selectors.decklist_list``: who may see a list is
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -20,18 +21,38 @@ from decks.models import Format
 from ..models import (
     TOP_CUT_SIZES,
     AuditEntry,
+    DeckCheck,
     Event,
     EventStaff,
+    Infraction,
     LateEntryPolicy,
     Match,
+    Penalty,
     PenaltyKind,
     Registration,
+    ResultReport,
     Round,
     StaffRole,
     TiebreakProfile,
     TimeoutPolicy,
 )
 from ..selectors import display_name
+from .limits import (
+    DECKLIST_CHARS,
+    NOTE_CHARS,
+    REASON_CHARS,
+    ModelCharField,
+    ModelIntegerField,
+    id_field,
+)
+
+User = get_user_model()
+INFRACTION_CODE_CHARS = Infraction._meta.get_field("code").max_length
+
+
+def _reason(**kwargs) -> ModelCharField:
+    return ModelCharField(AuditEntry, "reason", max_length=REASON_CHARS, **kwargs)
+
 
 # --- errors ----------------------------------------------------------------------------
 
@@ -230,8 +251,14 @@ class StandingsSerializer(serializers.Serializer):
 
 
 class RegisterInputSerializer(serializers.Serializer):
-    deck_text = serializers.CharField(
-        required=False, allow_blank=True, trim_whitespace=False, help_text="Optional now."
+    deck_text = ModelCharField(
+        Registration,
+        "deck_text",
+        max_length=DECKLIST_CHARS,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Optional now.",
     )
     join_waitlist = serializers.BooleanField(
         default=True, help_text="False: refuse with `capacity_full` instead of waitlisting."
@@ -239,19 +266,24 @@ class RegisterInputSerializer(serializers.Serializer):
 
 
 class DecklistInputSerializer(serializers.Serializer):
-    deck_text = serializers.CharField(trim_whitespace=False)
-    reason = serializers.CharField(
+    deck_text = ModelCharField(
+        Registration, "deck_text", max_length=DECKLIST_CHARS, trim_whitespace=False
+    )
+    reason = _reason(
         required=False, allow_blank=True, default="", help_text="Needed once lists are locked."
     )
 
 
 class ReasonInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = _reason(required=False, allow_blank=True, default="")
 
 
 class VersionInputSerializer(serializers.Serializer):
-    expected_version = serializers.IntegerField(
-        min_value=1, help_text="The match `version` you saw; a stale one is `stale_version`."
+    expected_version = ModelIntegerField(
+        Match,
+        "version",
+        min_value=1,
+        help_text="The match `version` you saw; a stale one is `stale_version`.",
     )
 
 
@@ -265,9 +297,10 @@ class ReportInputSerializer(VersionInputSerializer):
         help_text="Each game as it ended (`end`, `hp`, `deck`, `conceded`, `penalized`; "
         "pairs are player 1, player 2); the engine decides the record. Or give `record`.",
     )
-    record = serializers.CharField(
+    record = ModelCharField(
+        ResultReport,
+        "record",
         required=False,
-        max_length=10,
         help_text="Instead of games: the result from **your own** side, wins-losses[-draws], "
         'e.g. `"2-1"` (you won two games to one), `"1-2"`, `"1-1-1"`, `"0-0-3"`. Stored '
         "from player 1's side; games a game-loss penalty decided must be included "
@@ -276,22 +309,23 @@ class ReportInputSerializer(VersionInputSerializer):
 
 
 class DisputeInputSerializer(VersionInputSerializer):
-    reason = serializers.CharField(allow_blank=True)
+    reason = ModelCharField(ResultReport, "reason", max_length=REASON_CHARS, allow_blank=True)
     games = serializers.ListField(
         child=serializers.DictField(), required=False, help_text="Your account of the games."
     )
-    record = serializers.CharField(
+    record = ModelCharField(
+        ResultReport,
+        "record",
         required=False,
-        max_length=10,
         help_text='Instead of games: the result as you see it, from your own side (`"2-1"`).',
     )
 
 
 class OverrideInputSerializer(VersionInputSerializer):
-    reason = serializers.CharField(allow_blank=True)
+    reason = _reason(allow_blank=True)
     games = serializers.ListField(child=serializers.DictField(), required=False)
-    record = serializers.CharField(
-        required=False, help_text='Instead of games, e.g. "2-1" or "0-0-3".'
+    record = ModelCharField(
+        ResultReport, "record", required=False, help_text='Instead of games, e.g. "2-1" or "0-0-3".'
     )
 
 
@@ -305,19 +339,24 @@ class PenaltyInputSerializer(serializers.Serializer):
         "penalty (the default, upgraded for a repeat) is issued; another one needs a `note`.",
     )
     infraction_code = serializers.SlugField(
+        max_length=INFRACTION_CODE_CHARS,
         required=False,
         allow_blank=True,
         default="",
         help_text="Code of an active infraction of the event's game's list (e.g. `slow_play`).",
     )
-    infraction = serializers.CharField(
+    infraction = ModelCharField(
+        Penalty,
+        "infraction",
         required=False,
         allow_blank=True,
         default="",
         help_text="Free text, for an infraction not in the list (then `kind` is required).",
     )
-    note = serializers.CharField(required=False, allow_blank=True, default="")
-    match = serializers.IntegerField(
+    note = ModelCharField(
+        Penalty, "note", max_length=NOTE_CHARS, required=False, allow_blank=True, default=""
+    )
+    match = id_field(
         required=False, allow_null=True, help_text="Match id; needed for game and match losses."
     )
 
@@ -367,7 +406,7 @@ class EventSettingsFields(StrictInputSerializer):
     # Every setting of services.events.SETTINGS, all optional here. Types only: the
     # service checks the values and the states in which each may still change.
 
-    name = serializers.CharField(required=False, help_text="1 to 200 characters.")
+    name = ModelCharField(Event, "name", required=False, help_text="1 to 200 characters.")
     format = serializers.SlugRelatedField(
         slug_field="slug",
         queryset=Format.objects.all(),
@@ -377,17 +416,21 @@ class EventSettingsFields(StrictInputSerializer):
     date = serializers.DateField(
         required=False, help_text="Decklists are checked as of this date. Draft events only."
     )
-    capacity = serializers.IntegerField(required=False, help_text="At least 2.")
+    capacity = ModelIntegerField(Event, "capacity", required=False, help_text="At least 2.")
     registration_deadline = serializers.DateTimeField(required=False, allow_null=True)
     decklist_deadline = serializers.DateTimeField(
         required=False, allow_null=True, help_text="Decklists lock at this time."
     )
-    swiss_rounds = serializers.IntegerField(
+    swiss_rounds = ModelIntegerField(
+        Event,
+        "swiss_rounds",
         required=False,
         allow_null=True,
         help_text="Null: suggested from the number of players when the event starts.",
     )
-    round_minutes = serializers.IntegerField(required=False, help_text="At least 1.")
+    round_minutes = ModelIntegerField(
+        Event, "round_minutes", required=False, help_text="At least 1."
+    )
     tiebreak_profile = _choices(TiebreakProfile)
     top_cut_size = serializers.ChoiceField(
         choices=[(size, str(size)) for size in TOP_CUT_SIZES],
@@ -404,18 +447,18 @@ class EventSettingsFields(StrictInputSerializer):
 
 
 class EventCreateInputSerializer(EventSettingsFields):
-    name = serializers.CharField(help_text="1 to 200 characters.")
+    name = ModelCharField(Event, "name", help_text="1 to 200 characters.")
     format = serializers.SlugRelatedField(
         slug_field="slug",
         queryset=Format.objects.all(),
         help_text="The format's slug, e.g. `crossover`.",
     )
     date = serializers.DateField(help_text="Decklists are checked as of this date.")
-    capacity = serializers.IntegerField(help_text="At least 2.")
+    capacity = ModelIntegerField(Event, "capacity", help_text="At least 2.")
 
 
 class EventUpdateInputSerializer(EventSettingsFields):
-    reason = serializers.CharField(
+    reason = _reason(
         required=False, allow_blank=True, default="", help_text="Kept in the audit log."
     )
 
@@ -434,7 +477,9 @@ class StaffSerializer(serializers.ModelSerializer):
 
 
 class StaffInputSerializer(serializers.Serializer):
-    username = serializers.CharField(help_text="The user to add; `user_not_found` if none.")
+    username = ModelCharField(
+        User, "username", help_text="The user to add; `user_not_found` if none."
+    )
     role = serializers.ChoiceField(choices=StaffRole.choices)
 
 
@@ -442,14 +487,19 @@ class StaffInputSerializer(serializers.Serializer):
 
 
 class LateEntryInputSerializer(serializers.Serializer):
-    username = serializers.CharField(help_text="The player to add; `user_not_found` if none.")
-    deck_text = serializers.CharField(
+    username = ModelCharField(
+        User, "username", help_text="The player to add; `user_not_found` if none."
+    )
+    deck_text = ModelCharField(
+        Registration,
+        "deck_text",
+        max_length=DECKLIST_CHARS,
         required=False,
         allow_blank=True,
         trim_whitespace=False,
         help_text="Needed unless the player submitted a legal list earlier (e.g. waitlisted).",
     )
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = _reason(required=False, allow_blank=True, default="")
 
 
 class ReportItemSerializer(serializers.Serializer):
@@ -517,7 +567,7 @@ class DecklistSerializer(serializers.ModelSerializer):
 class EditPairingInputSerializer(serializers.Serializer):
     tables = serializers.DictField(
         child=serializers.ListField(
-            child=serializers.IntegerField(allow_null=True),
+            child=id_field(allow_null=True),
             min_length=2,
             max_length=2,
             allow_null=True,
@@ -526,7 +576,7 @@ class EditPairingInputSerializer(serializers.Serializer):
         help_text="Table number → `[player 1, player 2]` (registration ids; player 2 null "
         "for a bye), or null to remove the table. Tables not named keep their players.",
     )
-    reason = serializers.CharField(allow_blank=True)
+    reason = _reason(allow_blank=True)
     allow_rematch = serializers.BooleanField(
         default=False, help_text="Allow pairs that met in a closed Swiss round."
     )
@@ -577,6 +627,7 @@ class AuditEntrySerializer(serializers.ModelSerializer):
 class CountedCardSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, help_text="The card's name, in any spelling.")
     printing = serializers.CharField(
+        max_length=200,
         required=False,
         allow_blank=True,
         allow_null=True,
@@ -588,11 +639,18 @@ class CountedCardSerializer(serializers.Serializer):
 
 
 class DeckCheckInputSerializer(StrictInputSerializer):
-    registration = serializers.IntegerField(help_text="The id of the player's registration.")
-    round = serializers.IntegerField(
-        required=False, allow_null=True, help_text="The number of the round being played."
+    registration = id_field(help_text="The id of the player's registration.")
+    round = ModelIntegerField(
+        Round,
+        "number",
+        required=False,
+        allow_null=True,
+        help_text="The number of the round being played.",
     )
-    counted_text = serializers.CharField(
+    counted_text = ModelCharField(
+        DeckCheck,
+        "counted_text",
+        max_length=DECKLIST_CHARS,
         required=False,
         allow_blank=True,
         default="",
@@ -605,7 +663,9 @@ class DeckCheckInputSerializer(StrictInputSerializer):
         help_text="Or the copies counted per card, in the deck (`main`) and sideboard "
         "(`side`); both may be given.",
     )
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = ModelCharField(
+        DeckCheck, "note", max_length=NOTE_CHARS, required=False, allow_blank=True, default=""
+    )
 
 
 class DeckCheckSerializer(serializers.Serializer):
@@ -656,19 +716,23 @@ class DeckCheckPenaltyInputSerializer(StrictInputSerializer):
         help_text="Left out: the penalty the list suggests for the infraction.",
     )
     infraction_code = serializers.SlugField(
+        max_length=INFRACTION_CODE_CHARS,
         required=False,
         allow_blank=True,
         default="deck_mismatch",
         help_text="Default `deck_mismatch` (the deck differs from its list).",
     )
-    note = serializers.CharField(
+    note = ModelCharField(
+        Penalty,
+        "note",
+        max_length=NOTE_CHARS,
         required=False,
         allow_blank=True,
         default=None,
         allow_null=True,
         help_text="Left out: the deck check's discrepancies, in the request's language.",
     )
-    match = serializers.IntegerField(
+    match = id_field(
         required=False, allow_null=True, help_text="Match id; needed for game and match losses."
     )
 
