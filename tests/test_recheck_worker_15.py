@@ -1,0 +1,244 @@
+"""A ban-list re-check whose Celery worker is killed (kill -9) mid-job completes once, on
+Redis and on RabbitMQ, within a minute (issue #15).
+
+A real worker subprocess (prefork, one child) runs the re-check of a few thousand decks; the
+test kills the pool child, or the whole worker with its children, once some decks are done,
+and (for the whole worker) starts another. The test process plays Celery beat: it runs the
+watchdog (``decks.requeue_stalled_rechecks``) every second, sending the task to this test's
+own queue. The result must be exactly one row per deck at the new version and the same
+list of decks that became illegal as a run without a fault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from decks import services
+from decks.models import BanEntry, Deck, DeckCheck, DeckEntry, RecheckJob
+from tests.decks import conftest as deck_fixtures
+from tests.test_celery_worker import (
+    WORKER_READY_TIMEOUT,
+    Worker,
+    _worker_database_url,
+    broker,  # noqa: F401 (the broker fixture: Redis and RabbitMQ)
+    routed_to_broker,
+)
+
+sets = deck_fixtures.sets
+cards = deck_fixtures.cards
+formats = deck_fixtures.formats
+crossover = deck_fixtures.crossover
+player = deck_fixtures.player
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+TASKS = ("decks.recheck_format_decks", "decks.requeue_stalled_rechecks")
+DECKS = 6000
+RESUME_TIMEOUT = 60
+CLEAN_DECK = "4 狡猾フィーリア [base]\n46 スワティ\n"
+
+
+@pytest.fixture
+def recheck_queue(broker):  # noqa: F811
+    with routed_to_broker(broker, "test-recheck", TASKS) as name:
+        yield name
+
+
+@pytest.fixture
+def start_worker(broker, recheck_queue, tmp_path):  # noqa: F811
+    """Start prefork workers (one child each) in their own process groups on the queue."""
+    started: list[Worker] = []
+
+    def start(label: str) -> Worker:
+        nodename = f"{recheck_queue}-{label}@{socket.gethostname()}"
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SECRET_KEY": "insecure-key-for-the-test-worker",
+            "DEBUG": "false",
+            "DATABASE_URL": _worker_database_url(),
+            "CELERY_BROKER_URL": broker.url,
+            "PYTHONUNBUFFERED": "1",
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=prefork",
+            "--concurrency=1",
+            "-Q",
+            recheck_queue,
+            "-n",
+            nodename,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+        ]
+        stdout, stderr = tmp_path / f"{label}.stdout", tmp_path / f"{label}.stderr"
+        with stdout.open("wb") as out, stderr.open("wb") as err:
+            process = subprocess.Popen(
+                command,
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,  # its own process group: kill -9 takes the children
+            )
+        worker = Worker(process, stdout, stderr, nodename)
+        started.append(worker)
+        worker.wait_ready(WORKER_READY_TIMEOUT)
+        return worker
+
+    yield start
+    for worker in started:
+        if worker.process.poll() is None:
+            worker.stop()
+        kill_group(worker)
+
+
+def kill_group(worker: Worker) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(worker.process.pid, signal.SIGKILL)
+    worker.process.wait(timeout=15)
+
+
+def pool_children(worker: Worker) -> list[int]:
+    path = Path(f"/proc/{worker.process.pid}/task/{worker.process.pid}/children")
+    return [int(pid) for pid in path.read_text().split()]
+
+
+@pytest.fixture
+def many_decks(crossover, player, cards):
+    """DECKS decks, every other one with 森原 さとみ (legal at version 1), then the ban."""
+    template_banned, _ = services.save_deck(
+        owner=player, fmt=crossover, name="t0", text=deck_fixtures.LEGAL_DECK
+    )
+    template_clean, _ = services.save_deck(owner=player, fmt=crossover, name="t1", text=CLEAN_DECK)
+    templates = [list(template_banned.entries.all()), list(template_clean.entries.all())]
+    decks = Deck.objects.bulk_create(
+        Deck(owner=player, format=crossover, name=f"deck {n}") for n in range(DECKS - 2)
+    )
+    DeckEntry.objects.bulk_create(
+        DeckEntry(
+            deck=deck,
+            card_id=entry.card_id,
+            printing_set_id=entry.printing_set_id,
+            count=entry.count,
+            section=entry.section,
+            position=entry.position,
+        )
+        for n, deck in enumerate(decks)
+        for entry in templates[n % 2]
+    )
+    first = template_banned.checks.get()
+    DeckCheck.objects.bulk_create(
+        DeckCheck(
+            deck=deck,
+            format_version=1,
+            as_of=first.as_of,
+            legal=True,
+            report=first.report,
+        )
+        for deck in decks
+    )
+    BanEntry.objects.create(format=crossover, card=cards["satomi"])
+    return crossover
+
+
+def recheck_rows() -> list[int]:
+    return sorted(DeckCheck.objects.filter(format_version=2).values_list("deck_id", flat=True))
+
+
+def wait_until_some_done(job: RecheckJob, worker: Worker) -> None:
+    deadline = time.monotonic() + RESUME_TIMEOUT
+    while True:
+        job.refresh_from_db()
+        if job.finished:
+            pytest.fail(f"job {job.pk} finished before the kill\n{worker.output()}")
+        if job.done > 0:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"job {job.pk} did not start\n{worker.output()}")
+        time.sleep(0.02)
+
+
+def wait_until_finished_with_watchdog(job: RecheckJob, workers: list[Worker]) -> float:
+    """Run the watchdog every second, as Celery beat would, until the job finishes;
+    returns the seconds it took."""
+    started = time.monotonic()
+    while True:
+        job.refresh_from_db()
+        if job.finished:
+            return time.monotonic() - started
+        if time.monotonic() - started > RESUME_TIMEOUT:
+            logs = "\n".join(worker.output() for worker in workers)
+            pytest.fail(
+                f"job {job.pk} is {job.status!r} at {job.done}/{job.total} after "
+                f"{RESUME_TIMEOUT}s\n{logs}"
+            )
+        services.requeue_stalled_rechecks()
+        time.sleep(1)
+
+
+def became_illegal_without_a_fault(fmt) -> list[dict]:
+    """What an uninterrupted run (in this process) lists for the same decks."""
+    DeckCheck.objects.filter(format_version=2).delete()
+    job = RecheckJob.objects.create(format=fmt, format_version=2, reason="no fault")
+    services.run_recheck(job.pk)
+    job.refresh_from_db()
+    return job.became_illegal
+
+
+def assert_completed_once(job: RecheckJob, fmt) -> None:
+    deck_ids = sorted(Deck.objects.filter(format=fmt).values_list("id", flat=True))
+    assert job.status == RecheckJob.Status.DONE, job.error
+    assert (job.done, job.total) == (DECKS, DECKS)
+    assert recheck_rows() == deck_ids  # exactly one row per deck at version 2
+    assert len(job.became_illegal) == DECKS // 2
+    assert job.became_illegal == became_illegal_without_a_fault(fmt)
+
+
+def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_worker):
+    first = start_worker("first")
+    job = services.format_changed(many_decks, reason="ban: 森原 さとみ")
+    wait_until_some_done(job, first)
+    kill_group(first)  # kill -9 of the worker and its pool child
+    stored = len(recheck_rows())
+    assert 0 < stored < DECKS
+
+    second = start_worker("second")
+    took = wait_until_finished_with_watchdog(job, [first, second])
+    job.refresh_from_db()
+    assert took < RESUME_TIMEOUT
+    assert "Task decks.recheck_format_decks[" in second.log(), second.output()
+    assert_completed_once(job, many_decks)
+
+
+def test_recheck_resumes_after_the_pool_child_is_killed(many_decks, start_worker):
+    worker = start_worker("only")
+    job = services.format_changed(many_decks, reason="ban: 森原 さとみ")
+    wait_until_some_done(job, worker)
+    [child] = pool_children(worker)
+    os.kill(child, signal.SIGKILL)
+    assert 0 < len(recheck_rows()) < DECKS
+
+    took = wait_until_finished_with_watchdog(job, [worker])
+    job.refresh_from_db()
+    assert took < RESUME_TIMEOUT
+    assert worker.process.poll() is None  # the worker itself lives on with a new child
+    assert_completed_once(job, many_decks)
