@@ -51,6 +51,8 @@ MIDDLEWARE = [
     "config.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # 400 for U+0000 in any input, on every database alike (config/nul.py).
+    "config.nul.RefuseNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -83,6 +83,11 @@ def parse_document(text: str, style: str | None = None) -> ParsedDocument:
     Raises :class:`ParseError` for an unknown style or a text without any heading.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    nul = text.find("\x00")
+    if nul != -1:
+        # PostgreSQL refuses U+0000 in text and SQLite keeps it: refused on both (#15).
+        line = text.count("\n", 0, nul) + 1
+        raise ParseError(f"line {line} contains a NUL character (U+0000), which cannot be stored")
     style = style or detect_style(text)
     try:
         reader = _READERS[style]
