@@ -268,6 +268,9 @@ if not DEBUG:
         # The proxy terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# How many decks one account may store (a new one beyond it is refused: too_many_decks).
+DECKS_PER_USER = env_int("DECKS_PER_USER", default=200, minimum=1)
+
 # Exports with more rows than this are built by a background job with a progress page.
 EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)
 # How long a cached page or API answer of an event is kept (tournaments/pagecache.py).

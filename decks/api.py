@@ -10,6 +10,7 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from tournaments.api.limits import ModelCharField
 from tournaments.api.serializers import ErrorSerializer
+from tournaments.services.errors import InvalidInput
 
 from . import services
 from .forms import MAX_DECKLIST_CHARS
@@ -92,6 +93,8 @@ class DeckSerializer(serializers.Serializer):
                 text=self.validated_data["decklist"],
                 deck=deck,
             )
+        except services.TooManyDecks as error:
+            raise InvalidInput(error.code, error.message, limit=error.limit) from None
         except services.DeckNotStorable as error:
             raise serializers.ValidationError(
                 {
@@ -105,12 +108,15 @@ class DeckSerializer(serializers.Serializer):
 
 
 @extend_schema(tags=["decks"])
-class DeckViewSet(viewsets.ViewSet):
-    """Your own stored decks. Another player's deck is answered with 404."""
+class DeckViewSet(viewsets.GenericViewSet):
+    """Your own stored decks, newest first in pages of 50. Another player's deck is
+    answered with 404. One account keeps at most ``DECKS_PER_USER`` decks: one more is
+    refused with 400 ``too_many_decks``."""
 
     permission_classes = [IsAuthenticated]
     serializer_class = DeckSerializer
     lookup_value_regex = "[0-9]+"
+    filter_backends = []
 
     def get_queryset(self):
         return decks_of(self.request.user).prefetch_related(
@@ -121,12 +127,23 @@ class DeckViewSet(viewsets.ViewSet):
         return get_object_or_404(self.get_queryset(), pk=pk)
 
     def list(self, request):
-        decks = self.get_queryset()
-        return Response(DeckSerializer(decks, many=True, context={"request": request}).data)
+        page = self.paginate_queryset(self.get_queryset())
+        data = DeckSerializer(page, many=True, context={"request": request}).data
+        return self.get_paginated_response(data)
 
     def retrieve(self, request, pk=None):
         return Response(DeckSerializer(self._get(pk), context={"request": request}).data)
 
+    @extend_schema(
+        responses={
+            201: DeckSerializer,
+            400: OpenApiResponse(
+                response=ErrorSerializer,
+                description="`invalid_input` (field errors in `details.fields`) or "
+                "`too_many_decks` (the account keeps `details.limit` decks already).",
+            ),
+        }
+    )
     def create(self, request):
         serializer = DeckSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)

@@ -8,9 +8,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from cardpool.models import Card, CardSet, Game, Printing
 
@@ -129,6 +131,37 @@ def check_text(text: str, fmt: Format, as_of: dt.date, loaded: LoadedPool | None
     return check_decklist(text, rules, as_of, loaded.pool)
 
 
+class TooManyDecks(Exception):
+    """The owner already stores ``settings.DECKS_PER_USER`` decks (a bound on what one
+    account may store: 40,000 decks made the list 153 MB)."""
+
+    code = "too_many_decks"
+
+    def __init__(self, limit: int):
+        super().__init__(f"at most {limit} decks per user")
+        self.limit = limit
+
+    @property
+    def message(self) -> str:
+        return ngettext(
+            "You already have %(limit)d deck, the most one account may keep. "
+            "Delete one to save another.",
+            "You already have %(limit)d decks, the most one account may keep. "
+            "Delete one to save another.",
+            self.limit,
+        ) % {"limit": self.limit}
+
+
+def check_deck_cap(owner) -> None:
+    """Raise :class:`TooManyDecks` if ``owner`` may store no more decks. Inside a
+    transaction the owner's row is locked first, so two saves at once cannot both pass."""
+    limit = settings.DECKS_PER_USER
+    if transaction.get_connection().in_atomic_block:
+        list(get_user_model().objects.select_for_update().filter(pk=owner.pk).values("pk"))
+    if Deck.objects.filter(owner=owner).count() >= limit:
+        raise TooManyDecks(limit)
+
+
 class DeckNotStorable(Exception):
     """The decklist has lines that name no known card or printing."""
 
@@ -150,7 +183,10 @@ def save_deck(
     """Create ``deck`` (or replace its name, format and cards) from a pasted decklist and
     record a legality check. Illegal decks may be stored (players work on them); lines
     that name no known card cannot, and raise :class:`DeckNotStorable` with nothing written.
+    A new deck beyond ``settings.DECKS_PER_USER`` raises :class:`TooManyDecks`.
     """
+    if deck is None:
+        check_deck_cap(owner)  # before the costly check; again under the lock below
     as_of = as_of or timezone.localdate()
     loaded = load_pool(fmt.game)
     report = check_text(text, fmt, as_of, loaded)
@@ -160,6 +196,7 @@ def save_deck(
     set_ids = {code: set_id for set_id, code in loaded.set_codes.items()}
     with transaction.atomic():
         if deck is None:
+            check_deck_cap(owner)
             deck = Deck.objects.create(owner=owner, format=fmt, name=name)
         else:
             deck.format, deck.name = fmt, name
@@ -191,8 +228,10 @@ def record_check(deck: Deck, report: Report) -> DeckCheck:
 
 
 def duplicate_deck(deck: Deck, *, owner) -> Deck:
-    """A copy of ``deck`` (cards and latest check) owned by ``owner``."""
+    """A copy of ``deck`` (cards and latest check) owned by ``owner``; raises
+    :class:`TooManyDecks` as :func:`save_deck` does."""
     with transaction.atomic():
+        check_deck_cap(owner)
         copy = Deck.objects.create(owner=owner, format=deck.format, name=f"{deck.name} (2)")
         DeckEntry.objects.bulk_create(
             DeckEntry(

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -13,6 +14,8 @@ from . import services
 from .engine.parser import split_lines
 from .forms import CheckForm, DeckForm
 from .selectors import decks_of
+
+DECKS_PAGE_SIZE = 50  # as the card list (cardpool/views.py) and the API's pages
 
 
 # The API's deck check counts with the same classes (decks/api.py): one budget per client
@@ -68,7 +71,8 @@ def _report_lines(form, report):
 @login_required
 @require_safe
 def deck_list(request):
-    return render(request, "decks/deck_list.html", {"decks": decks_of(request.user)})
+    page = Paginator(decks_of(request.user), DECKS_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "decks/deck_list.html", {"decks": page.object_list, "page": page})
 
 
 @login_required
@@ -107,6 +111,8 @@ def deck_edit(request, pk: int | None = None):
         except services.DeckNotStorable as error:
             problems = error.problems
             form.add_error("decklist", _("Some lines name no known card; fix them to save."))
+        except services.TooManyDecks as error:
+            form.add_error(None, error.message)
         else:
             if report.legal:
                 messages.success(request, _("Saved. The deck is legal."))
@@ -122,7 +128,11 @@ def deck_edit(request, pk: int | None = None):
 @require_POST
 def deck_duplicate(request, pk: int):
     deck = get_object_or_404(decks_of(request.user), pk=pk)
-    copy = services.duplicate_deck(deck, owner=request.user)
+    try:
+        copy = services.duplicate_deck(deck, owner=request.user)
+    except services.TooManyDecks as error:
+        messages.error(request, error.message)
+        return redirect("decks:deck_detail", pk=deck.pk)
     messages.success(request, _("Copied as “%s”.") % copy.name)
     return redirect("decks:deck_detail", pk=copy.pk)
 
