@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 
+from django.conf import settings
 from django.shortcuts import render
 from rest_framework.throttling import BaseThrottle
 
@@ -53,4 +54,16 @@ def too_many_requests(request, waits) -> object:
     response = render(request, "429.html", {"retry_after": retry_after}, status=429)
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
+    return response
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE): the lockout page,
+    429 with ``Retry-After``. The message names neither whether the account exists nor
+    whether the password was right."""
+    cooloff = settings.AXES_COOLOFF_TIME
+    minutes = max(1, math.ceil(cooloff.total_seconds() / 60))
+    context = {"failure_limit": settings.AXES_FAILURE_LIMIT, "minutes": minutes}
+    response = render(request, "registration/locked_out.html", context, status=429)
+    response["Retry-After"] = str(int(cooloff.total_seconds()))
     return response

@@ -1,8 +1,26 @@
 import pytest
 from django.core.cache import caches
+from django.http import HttpRequest
+from django.test import Client
 
 from tests.factories import CardSetFactory, GameFactory
 from tournaments import snapshots
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _client_login_passes_a_request():
+    """django-axes (the login lockout) needs the request in ``authenticate``; Django's test
+    ``Client.login`` gives none. Give it an empty one, so the lockout stays on in every test
+    and ``client.login`` works as documented."""
+    original = Client.login
+
+    def login(self, **credentials):
+        credentials.setdefault("request", HttpRequest())
+        return original(self, **credentials)
+
+    Client.login = login
+    yield
+    Client.login = original
 
 
 @pytest.fixture(autouse=True)
