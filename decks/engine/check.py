@@ -137,7 +137,8 @@ def check_decklist(text: str, rules: FormatRules, as_of: dt.date, pool: CardPool
 # Each suggestion searches the whole pool, and each unknown line is a violation: a list of
 # thousands of unknown names must cost neither lines x pool nor a report per line (#15).
 SUGGESTED_NAMES = 20  # distinct unknown names (by name key) that get suggestions
-NAMED_UNKNOWN_LINES = 100  # unknown lines reported one by one; the rest share one violation
+# Unknown lines, and unreadable lines, reported one by one; the rest share one violation.
+NAMED_UNKNOWN_LINES = 100
 
 
 def resolve(
@@ -146,7 +147,8 @@ def resolve(
     """Turn parsed lines into entries; unreadable lines and unknown cards or printings
     become violations. The first ``SUGGESTED_NAMES`` distinct unknown names get suggestions
     (the first name past them says so); the first ``NAMED_UNKNOWN_LINES`` unknown lines are
-    reported one by one, any further ones together in one UNKNOWN_CARD violation."""
+    reported one by one, any further ones together in one UNKNOWN_CARD violation (and the
+    same for unreadable lines and PARSE_ERROR)."""
     from .messages import UNKNOWN_LIMITS  # here: the module's import block is edited by many
 
     entries: list[Entry] = []
@@ -156,7 +158,7 @@ def resolve(
     limit_said = False
     more_lines: list[int] = []
     more_names: dict[str, str] = {}  # name key -> name, the first SUGGESTED_NAMES of them
-    for problem in parsed.problems:
+    for problem in parsed.problems[:NAMED_UNKNOWN_LINES]:
         message_en = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_en})[0]
         message_ja = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_ja})[1]
         problems.append(
@@ -167,6 +169,20 @@ def resolve(
                 message_ja,
                 lines=(problem.line,),
                 details={"text": problem.text},
+            )
+        )
+    if len(parsed.problems) > NAMED_UNKNOWN_LINES:
+        unread = [problem.line for problem in parsed.problems[NAMED_UNKNOWN_LINES:]]
+        values = {"count": len(unread), "first": unread[0], "limit": NAMED_UNKNOWN_LINES}
+        message_en, message_ja = render("PARSE_ERRORS_MORE", values, UNKNOWN_LIMITS)
+        problems.append(
+            Violation(
+                "PARSE_ERROR",
+                rules.section("PARSE_ERROR"),
+                message_en,
+                message_ja,
+                lines=tuple(unread),
+                details={"more_lines": len(unread)},
             )
         )
 

@@ -108,6 +108,12 @@ UNKNOWN_LIMITS: dict[str, tuple[str, str]] = {
         "{first}行目以降のさらに{count}行にも見つからないカードがあります"
         "（1行ずつ示すのは最初の{limit}行までです）。",
     ),
+    # The same for PARSE_ERROR: one violation for the unreadable lines past the first ones.
+    "PARSE_ERRORS_MORE": (
+        "{count} more lines cannot be read, from line {first} on (only the first {limit} are "
+        "listed one by one).",
+        "{first}行目以降のさらに{count}行を読めません（1行ずつ示すのは最初の{limit}行までです）。",
+    ),
 }
 
 # Added to UNKNOWN_CARD when the name ends in a number that was not read as the count.

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cardpool.names import name_key
-from decks.engine.check import check_decklist
+from decks.engine.check import NAMED_UNKNOWN_LINES, check_decklist
 from decks.engine.messages import MESSAGES
 from decks.engine.model import MAIN, SIDE
 from decks.engine.parser import MAX_COUNT, MAX_LINE_CHARS, DeckLine, parse_decklist
@@ -437,7 +437,10 @@ def test_check_fuzz_never_raises_and_codes_are_known(text):
     parsed = parse_decklist(text, is_card=lambda name: POOL.lookup(name) is not None)
     assert report.main_count == sum(d.count for d in parsed.lines if d.section == MAIN)
     assert report.sideboard_count == sum(d.count for d in parsed.lines if d.section == SIDE)
-    assert report.codes.count("PARSE_ERROR") == len(parsed.problems)
+    # Past NAMED_UNKNOWN_LINES unreadable lines, the rest share one violation (#15).
+    named = min(len(parsed.problems), NAMED_UNKNOWN_LINES)
+    shared = 1 if len(parsed.problems) > NAMED_UNKNOWN_LINES else 0
+    assert report.codes.count("PARSE_ERROR") == named + shared
     report.as_dict()
 
 

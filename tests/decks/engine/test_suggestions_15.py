@@ -136,3 +136,27 @@ def test_suggestions_15_suggest_cuts_a_long_query():
     long_name = kana_name(7) + "あ" * 290
     # Only the first SUGGEST_QUERY_CHARS characters are compared; still finds the card.
     assert pool.suggest(long_name)[0] == kana_name(7)
+
+
+def test_suggestions_15_unreadable_lines_are_bounded_too():
+    """The same bound for lines that cannot be read: 6,666 "〔〕" lines (20,000 characters)
+    answered 3.3 MB, one PARSE_ERROR each."""
+    text = "4 森原さとみ\n" + "〔〕\n" * 6_666
+    report = check_decklist(text, RULES, DAY, big_pool(10))
+
+    unreadable = [v for v in report.violations if v.code == "PARSE_ERROR"]
+    assert len(unreadable) == check_module.NAMED_UNKNOWN_LINES + 1
+    assert [v.lines for v in unreadable[:100]] == [(line,) for line in range(2, 102)]
+    assert unreadable[0].details == {"text": "〔〕"}
+    rest = unreadable[100]
+    assert rest.lines == tuple(range(102, 6_668))
+    assert rest.details == {"more_lines": 6_566}
+    assert rest.message_en == (
+        "6566 more lines cannot be read, from line 102 on (only the first 100 are listed "
+        "one by one)."
+    )
+    assert rest.message_ja == (
+        "102行目以降のさらに6566行を読めません（1行ずつ示すのは最初の100行までです）。"
+    )
+    size = len(json.dumps(report.as_dict("ja")).encode())
+    assert size < REPORT_BYTES_BOUND, size
