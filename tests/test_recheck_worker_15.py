@@ -3,7 +3,10 @@ Redis and on RabbitMQ, within a minute (issue #15).
 
 A real worker subprocess (prefork, one child) runs the re-check of a few thousand decks; the
 test kills the pool child, or the whole worker with its children, once some decks are done,
-and (for the whole worker) starts another. The test process plays Celery beat: it runs the
+and (for the whole worker) starts another. A killed pool child's task is requeued at once
+and RabbitMQ redelivers a dead worker's task in seconds: the task finds the job's heartbeat
+still fresh and looks again once the lease has run out. Redis keeps a dead worker's task
+until its visibility timeout: there the test process plays Celery beat and runs the
 watchdog (``decks.requeue_stalled_rechecks``) every second, sending the task to this test's
 own queue. The result must be exactly one row per deck at the new version and the same
 list of decks that became illegal as a run without a fault.
@@ -25,15 +28,16 @@ from django.conf import settings
 
 from decks import services
 from decks.models import BanEntry, Deck, DeckCheck, DeckEntry, RecheckJob
+from tests import test_celery_worker as worker_tests
 from tests.decks import conftest as deck_fixtures
 from tests.test_celery_worker import (
     WORKER_READY_TIMEOUT,
     Worker,
     _worker_database_url,
-    broker,  # noqa: F401 (the broker fixture: Redis and RabbitMQ)
     routed_to_broker,
 )
 
+broker = worker_tests.broker  # Redis and RabbitMQ
 sets = deck_fixtures.sets
 cards = deck_fixtures.cards
 formats = deck_fixtures.formats
@@ -49,13 +53,13 @@ CLEAN_DECK = "4 狡猾フィーリア [base]\n46 スワティ\n"
 
 
 @pytest.fixture
-def recheck_queue(broker):  # noqa: F811
+def recheck_queue(broker):
     with routed_to_broker(broker, "test-recheck", TASKS) as name:
         yield name
 
 
 @pytest.fixture
-def start_worker(broker, recheck_queue, tmp_path):  # noqa: F811
+def start_worker(broker, recheck_queue, tmp_path):
     """Start prefork workers (one child each) in their own process groups on the queue."""
     started: list[Worker] = []
 
@@ -177,9 +181,9 @@ def wait_until_some_done(job: RecheckJob, worker: Worker) -> None:
         time.sleep(0.02)
 
 
-def wait_until_finished_with_watchdog(job: RecheckJob, workers: list[Worker]) -> float:
-    """Run the watchdog every second, as Celery beat would, until the job finishes;
-    returns the seconds it took."""
+def wait_until_finished(job: RecheckJob, workers: list[Worker], *, watchdog: bool) -> float:
+    """Wait for the job to finish (with ``watchdog``, run it every second as Celery beat
+    would); returns the seconds it took."""
     started = time.monotonic()
     while True:
         job.refresh_from_db()
@@ -191,7 +195,8 @@ def wait_until_finished_with_watchdog(job: RecheckJob, workers: list[Worker]) ->
                 f"job {job.pk} is {job.status!r} at {job.done}/{job.total} after "
                 f"{RESUME_TIMEOUT}s\n{logs}"
             )
-        services.requeue_stalled_rechecks()
+        if watchdog:
+            services.requeue_stalled_rechecks()
         time.sleep(1)
 
 
@@ -213,7 +218,7 @@ def assert_completed_once(job: RecheckJob, fmt) -> None:
     assert job.became_illegal == became_illegal_without_a_fault(fmt)
 
 
-def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_worker):
+def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_worker, broker):
     first = start_worker("first")
     job = services.format_changed(many_decks, reason="ban: 森原 さとみ")
     wait_until_some_done(job, first)
@@ -222,7 +227,9 @@ def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_work
     assert 0 < stored < DECKS
 
     second = start_worker("second")
-    took = wait_until_finished_with_watchdog(job, [first, second])
+    # Only Redis needs beat's watchdog: RabbitMQ gives the task to the second worker.
+    watchdog = broker.service == "Redis"
+    took = wait_until_finished(job, [first, second], watchdog=watchdog)
     job.refresh_from_db()
     assert took < RESUME_TIMEOUT
     assert "Task decks.recheck_format_decks[" in second.log(), second.output()
@@ -237,7 +244,7 @@ def test_recheck_resumes_after_the_pool_child_is_killed(many_decks, start_worker
     os.kill(child, signal.SIGKILL)
     assert 0 < len(recheck_rows()) < DECKS
 
-    took = wait_until_finished_with_watchdog(job, [worker])
+    took = wait_until_finished(job, [worker], watchdog=False)
     job.refresh_from_db()
     assert took < RESUME_TIMEOUT
     assert worker.process.poll() is None  # the worker itself lives on with a new child

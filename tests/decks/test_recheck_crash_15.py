@@ -124,7 +124,7 @@ def test_recheck_killed_twice_still_lists_decks_against_their_check_before_the_c
 def test_recheck_skips_a_deck_its_owner_saved_after_the_change(small_chunks, banned, player):
     decks, job = banned
     saved = decks[1]  # clean; its owner saves it again (now with the banned card)
-    services.save_deck(owner=player, fmt=saved.format, name=saved.name, text=LEGAL_DECK, deck=saved)
+    services.save_deck(owner=player, fmt=job.format, name=saved.name, text=LEGAL_DECK, deck=saved)
     services.run_recheck(job.pk)
     job.refresh_from_db()
     assert (job.done, job.total) == (7, 7)
@@ -203,6 +203,19 @@ def test_watchdog_requeues_only_running_jobs_whose_heartbeat_is_stale(small_chun
     assert (job.status, job.done) == (RecheckJob.Status.DONE, 7)
     assert job.became_illegal == expected_became_illegal(decks)
     assert services.requeue_stalled_rechecks() == []
+
+
+def test_beat_runs_the_watchdog_every_ten_seconds(settings):
+    from config.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["jobs-watchdog"]
+    assert entry == {
+        "task": "decks.requeue_stalled_rechecks",
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
+    }
+    assert entry["task"] in app.tasks
+    assert HEARTBEAT_LEASE.total_seconds() == 30
 
 
 migration = importlib.import_module("decks.migrations.0007_recheck_once_per_version")
