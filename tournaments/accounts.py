@@ -6,11 +6,23 @@ from django.contrib.auth.forms import UserCreationForm
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from .forms_event import NoBidiControls
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up form; the username (the name others see) may not hold a
+    direction-changing character."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators = [NoBidiControls(username.label), *username.validators]
+
 
 def signup(request):
     """Create an account and sign in; then back to where the visitor came from (``next``,
     on this site only) or to the player's hub, as after logging in."""
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     target = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()

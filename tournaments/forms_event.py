@@ -7,9 +7,11 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from cardpool.names import BIDI_CONTROLS
 from decks.models import Format
 
 from .models import (
@@ -24,6 +26,32 @@ from .services.events import EDITABLE_IN, SETTINGS
 
 # Player counts for which the Swiss-rounds help text lists the suggested number of rounds.
 SUGGESTION_PLAYER_COUNTS = (4, 8, 16, 32, 64, 128)
+
+
+class NoBidiControls:
+    """Refuses bidirectional embedding, override and isolate characters (U+202A–U+202E,
+    U+2066–U+2069) in a name, naming the field and the character: they make a name
+    display as something other than what it is ("Cup", U+202E, "gnp.exe" shows as
+    "Cupexe.png").
+    Used by the event and sign-up forms and the API's event serializers."""
+
+    def __init__(self, field_label):
+        self.field_label = field_label
+
+    def __call__(self, value) -> None:
+        found = next((char for char in str(value) if char in BIDI_CONTROLS), None)
+        if found is not None:
+            raise ValidationError(
+                _(
+                    "%(field)s contains a character that changes the text direction "
+                    "(%(character)s); remove it."
+                ),
+                code="bidi_control",
+                params={"field": self.field_label, "character": f"U+{ord(found):04X}"},
+            )
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, NoBidiControls) and other.field_label == self.field_label
 
 
 class DateTimeLocalInput(forms.DateTimeInput):
@@ -82,7 +110,7 @@ DEFAULT_FORMAT = "crossover"
 class EventForm(forms.Form):
     """Every setting :func:`tournaments.services.create_event` takes."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[NoBidiControls(_("Name"))])
     format = forms.ModelChoiceField(
         label=_("Format"),
         queryset=Format.objects.select_related("game").order_by("game__name", "name"),

@@ -18,6 +18,7 @@ from rest_framework import serializers
 
 from decks.models import Format
 
+from ..forms_event import NoBidiControls
 from ..models import (
     TOP_CUT_SIZES,
     AuditEntry,
@@ -406,7 +407,14 @@ class EventSettingsFields(StrictInputSerializer):
     # Every setting of services.events.SETTINGS, all optional here. Types only: the
     # service checks the values and the states in which each may still change.
 
-    name = ModelCharField(Event, "name", required=False, help_text="1 to 200 characters.")
+    name = ModelCharField(
+        Event,
+        "name",
+        required=False,
+        validators=[NoBidiControls("name")],
+        help_text="1 to 200 characters; no direction-changing characters (U+202A–U+202E, "
+        "U+2066–U+2069).",
+    )
     format = serializers.SlugRelatedField(
         slug_field="slug",
         queryset=Format.objects.all(),
@@ -447,7 +455,13 @@ class EventSettingsFields(StrictInputSerializer):
 
 
 class EventCreateInputSerializer(EventSettingsFields):
-    name = ModelCharField(Event, "name", help_text="1 to 200 characters.")
+    name = ModelCharField(
+        Event,
+        "name",
+        validators=[NoBidiControls("name")],
+        help_text="1 to 200 characters; no direction-changing characters (U+202A–U+202E, "
+        "U+2066–U+2069).",
+    )
     format = serializers.SlugRelatedField(
         slug_field="slug",
         queryset=Format.objects.all(),
