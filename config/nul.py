@@ -13,7 +13,13 @@ from __future__ import annotations
 import json
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+    QueryDict,
+)
 from django.http.multipartparser import MultiPartParserError
 from django.http.request import UnreadablePostError
 from django.utils.html import format_html
@@ -80,6 +86,9 @@ def nul_field(request: HttpRequest) -> str | None:
             return _json_field(request.body)
         if request.method == "POST":
             return _query_field(request.POST)
+        if content_type == "application/x-www-form-urlencoded":
+            # PUT and PATCH forms: Django parses request.POST for POST only.
+            return _query_field(QueryDict(request.body, encoding=request.encoding))
     except (RequestDataTooBig, MultiPartParserError, UnreadablePostError, OSError):
         # An unreadable or oversized body: the view meets the same error and answers it.
         return None

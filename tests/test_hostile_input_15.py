@@ -95,6 +95,15 @@ def test_nul_15_api_path_and_query_name_are_refused(client):
     refused(client.get("/api/v1/cards/", {f"q{NUL}": "x"}), "q\\u0000")
 
 
+@pytest.mark.parametrize("method", ["put", "patch"])
+def test_nul_15_form_encoded_put_and_patch_are_checked(client, method):
+    send = getattr(client, method)
+    response = send(
+        "/api/v1/decks/1/", "name=a%00b", content_type="application/x-www-form-urlencoded"
+    )
+    refused(response, "name")
+
+
 def test_nul_15_escaped_backslash_is_text_not_nul(client, crossover):  # noqa: F811
     # "\\u0000" in JSON is a backslash and "u0000": ordinary text, checked as usual.
     response = client.post(
