@@ -91,7 +91,7 @@ def test_cards_api_filters(client, pool, params, expected):
 def test_cards_api_rejects_unknown_filter_values(client, pool):
     response = client.get("/api/v1/cards/", {"card_type": "MONSTER", "set": "nope"})
     assert response.status_code == 400
-    assert set(response.json()) == {"card_type", "set"}
+    assert set(response.json()["details"]["fields"]) == {"card_type", "set"}
 
 
 def test_cards_api_pages_of_fifty(client, game):

@@ -137,7 +137,7 @@ def test_check_keeps_line_numbers_of_leading_blank_lines(client, crossover):
 def test_check_malformed_request_gets_field_errors(client, crossover):
     response = post(client, CHECK_URL, {"format": "nope", "as_of": "2002-13-01"})
     assert response.status_code == 400
-    assert response.json() == {
+    assert response.json()["details"]["fields"] == {
         "format": ["Object with slug=nope does not exist."],
         "decklist": ["This field is required."],
         "as_of": ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."],
@@ -147,13 +147,16 @@ def test_check_malformed_request_gets_field_errors(client, crossover):
 def test_check_request_that_is_not_json_gets_400(client, crossover):
     response = client.post(CHECK_URL, "{not json", content_type="application/json")
     assert response.status_code == 400
-    assert set(response.json()) == {"detail"}
+    assert set(response.json()) == {"code", "message", "details"}
+    assert response.json()["code"] == "parse_error"
 
 
 def test_check_decklist_too_long_gets_400(client, crossover):
     response = post(client, CHECK_URL, {"format": "crossover", "decklist": "1 スワティ\n" * 3000})
     assert response.status_code == 400
-    assert response.json() == {"decklist": ["Ensure this field has no more than 20000 characters."]}
+    assert response.json()["details"]["fields"] == {
+        "decklist": ["Ensure this field has no more than 20000 characters."]
+    }
 
 
 def test_check_anonymous_is_throttled(client, crossover, monkeypatch, player):
@@ -184,7 +187,7 @@ def test_decks_anonymous_is_refused(client, deck):
 def test_decks_list_shows_only_the_callers_decks(player_client, deck, others_deck):
     response = player_client.get(DECKS_URL)
     assert response.status_code == 200
-    data = response.json()
+    data = response.json()["results"]
     assert [d["id"] for d in data] == [deck.pk]
     assert data[0]["name"] == "Mine"
     assert data[0]["last_check"]["as_of"] == "2002-03-31"
@@ -244,7 +247,7 @@ def test_decks_create_with_unknown_card_gets_400_naming_the_line(player_client, 
         {"name": "Bad", "format": "crossover", "decklist": "4 森原 さとみ\n2 ナイカード\n"},
     )
     assert response.status_code == 400
-    assert response.json() == {
+    assert response.json()["details"]["fields"] == {
         "decklist": ["line 2: UNKNOWN_CARD: Unknown card “ナイカード” on line 2."]
     }
     assert Deck.objects.count() == 0
@@ -254,7 +257,7 @@ def test_decks_create_with_unknown_card_gets_400_naming_the_line(player_client, 
 def test_decks_create_with_missing_fields_gets_400(player_client, crossover):
     response = post(player_client, DECKS_URL, {"format": "nope"})
     assert response.status_code == 400
-    assert response.json() == {
+    assert response.json()["details"]["fields"] == {
         "name": ["This field is required."],
         "format": ["Object with slug=nope does not exist."],
         "decklist": ["This field is required."],
@@ -301,7 +304,7 @@ def test_decks_update_with_unknown_card_keeps_the_deck(player_client, deck):
         {"name": "Renamed", "format": "crossover", "decklist": "4 ナイカード\n"},
     )
     assert response.status_code == 400
-    assert response.json() == {
+    assert response.json()["details"]["fields"] == {
         "decklist": ["line 1: UNKNOWN_CARD: Unknown card “ナイカード” on line 1."]
     }
     deck.refresh_from_db()
@@ -336,14 +339,14 @@ def test_decks_of_another_user_are_404(player_client, others_deck):
 def test_decks_list_query_count(player_client, player, crossover, django_assert_num_queries):
     services.save_deck(owner=player, fmt=crossover, name="Deck 0", text=LEGAL_DECK)
     player_client.get(DECKS_URL)  # warm up
-    # session, user, decks with format and game, checks, entries, cards, printing sets
-    with django_assert_num_queries(7) as first:
+    # session, user, count, decks with format and game, checks, entries, cards, printing sets
+    with django_assert_num_queries(8) as first:
         player_client.get(DECKS_URL)
     for number in range(1, 5):
         services.save_deck(owner=player, fmt=crossover, name=f"Deck {number}", text=LEGAL_DECK)
     with django_assert_num_queries(len(first.captured_queries)):
         response = player_client.get(DECKS_URL)
-    assert len(response.json()) == 5
+    assert len(response.json()["results"]) == 5
 
 
 def test_openapi_schema_documents_the_check_endpoint(client, db):

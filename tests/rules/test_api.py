@@ -61,7 +61,7 @@ def test_search_api_pages(client, crossover_rules):
 def test_search_api_validates_its_parameters(client, crossover_rules):
     response = client.get("/api/v1/rules/search/", {"game": "nope", "page": "0"})
     assert response.status_code == 400
-    assert set(response.json()) == {"q", "game", "page"}
+    assert set(response.json()["details"]["fields"]) == {"q", "game", "page"}
 
 
 def test_search_api_query_count(client, game, django_assert_num_queries):
