@@ -48,10 +48,13 @@ def throttled(*throttle_classes):
 
 
 def too_many_requests(request, waits) -> object:
-    """The 429 page; ``Retry-After`` is the longest wait of the refusing throttles."""
+    """The 429 page; ``Retry-After`` is the longest wait of the refusing throttles. An htmx
+    request (a page's live part) gets the message alone, for the part it replaces."""
     known = [wait for wait in waits if wait is not None]
     retry_after = max(1, math.ceil(max(known))) if known else None
-    response = render(request, "429.html", {"retry_after": retry_after}, status=429)
+    partial = request.headers.get("HX-Request") == "true"
+    template = "_too_many_requests.html" if partial else "429.html"
+    response = render(request, template, {"retry_after": retry_after}, status=429)
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response

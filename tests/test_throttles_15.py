@@ -129,6 +129,17 @@ def test_check_page_429_is_translated(client, two_a_minute):
     assert "リクエストが多すぎます" in third.content.decode()
 
 
+def test_check_page_live_report_gets_the_message_alone(client, two_a_minute):
+    page_post(client, hx_request="true")
+    page_post(client, hx_request="true")
+    third = page_post(client, hx_request="true")
+    assert third.status_code == 429
+    assert int(third["Retry-After"]) > 0
+    body = third.content.decode()
+    assert "Please wait a moment and try again." in body
+    assert "<html" not in body
+
+
 def test_check_page_and_api_share_one_budget(client, two_a_minute):
     assert page_post(client).status_code == 200
     assert api_post(client).status_code != 429
