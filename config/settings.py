@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "config.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # 400 for U+0000 in any input, on every database alike (config/nul.py).
+    "config.nul.RefuseNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -289,6 +291,9 @@ if not DEBUG:
     if env_bool("BEHIND_HTTPS_PROXY", default=False):
         # The proxy terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# How many decks one account may store (a new one beyond it is refused: too_many_decks).
+DECKS_PER_USER = env_int("DECKS_PER_USER", default=200, minimum=1)
 
 # Exports with more rows than this are built by a background job with a progress page.
 EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)

@@ -115,7 +115,7 @@ def test_player_and_judge_read_why_these_pairings(case, running, new_page, live_
     # The event page says how to verify the event.
     judge_page.goto(reverse("tournaments:event_detail", args=[event.pk]))
     expect(judge_page.locator("section.verify-event code").first).to_have_text(
-        "python -m tournaments.engine.replay event.json"
+        f"python -m tournaments.engine.replay event-{event.pk}.json"
     )
     look(judge_page, "event")
 
