@@ -160,3 +160,9 @@ def test_throttles_count_in_the_default_cache(client, two_a_minute):
     assert SimpleRateThrottle.cache is cache
     page_post(client)
     assert len(caches["default"].get("throttle_anon_127.0.0.1")) == 1
+
+
+def test_pages_tell_htmx_to_show_a_429_answer(client):
+    # htmx 2 swaps no 4xx answer by default: the throttled deck check's message would vanish.
+    body = client.get("/decks/check/").content.decode()
+    assert '{"code":"429","swap":true}' in body
