@@ -277,7 +277,7 @@ def test_event_token_outside_its_event_is_an_anonymous_reader(organizer, staffed
         event=staffed_event, created_by=organizer, kind="standings", file_format="csv"
     )
     own = bearer(make(organizer, TokenScope.READ))
-    assert [d["id"] for d in own.get(f"{API}/decks/").json()] == [deck.pk]
+    assert [d["id"] for d in own.get(f"{API}/decks/").json()["results"]] == [deck.pk]
     client = bearer(make(organizer, TokenScope.WRITE, event=staffed_event))
     for url in (
         f"{API}/decks/",
