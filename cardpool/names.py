@@ -68,14 +68,20 @@ def name_key(name: str) -> str:
     return text
 
 
+# Brackets and parentheses nest a few levels at most (「『森原さとみ』」); a bound keeps a
+# hostile search text of thousands of nested parentheses linear.
+_MAX_WRAPPING = 8
+
+
 def _strip_wrapping(text: str) -> str:
-    while True:
+    for _ in range(_MAX_WRAPPING):
         stripped = text.lstrip(OPENING_BRACKETS).rstrip(CLOSING_BRACKETS)
         if _wrapped_in_parentheses(stripped):
             stripped = stripped[1:-1]
         if stripped == text:
-            return text
+            break
         text = stripped
+    return text
 
 
 def search_key(text: str) -> str:
