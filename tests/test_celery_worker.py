@@ -189,11 +189,21 @@ class Worker:
                 self.process.wait(timeout=15)
 
 
-@pytest.fixture
-def worker(broker, queue, tmp_path, transactional_db):
-    """A Celery worker subprocess consuming ``queue`` with the test database."""
-    nodename = f"{queue}@{socket.gethostname()}"
-    env = {
+def launch_worker(
+    broker: Broker,
+    queue: str,
+    nodename: str,
+    logs: Path,
+    *,
+    pool: str = "solo",
+    env: dict | None = None,
+    args: tuple = (),
+    own_session: bool = False,
+) -> Worker:
+    """Start ``celery -A config worker`` (the celery of the interpreter running the tests)
+    consuming ``queue`` with the test database; its output goes to ``logs``.stdout and
+    .stderr. ``own_session``: a process group of its own, so kill -9 takes its children."""
+    environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": "insecure-key-for-the-test-worker",
@@ -201,16 +211,16 @@ def worker(broker, queue, tmp_path, transactional_db):
         "DATABASE_URL": _worker_database_url(),
         "CELERY_BROKER_URL": broker.url,
         "PYTHONUNBUFFERED": "1",
+        **(env or {}),
     }
     command = [
-        # The celery of the interpreter running the tests (.venv/bin/celery in practice).
         sys.executable,
         "-m",
         "celery",
         "-A",
         "config",
         "worker",
-        "--pool=solo",
+        f"--pool={pool}",
         "--concurrency=1",
         "-Q",
         queue,
@@ -220,18 +230,26 @@ def worker(broker, queue, tmp_path, transactional_db):
         "--without-mingle",
         "--without-heartbeat",
         "--loglevel=INFO",
+        *args,
     ]
-    stdout, stderr = tmp_path / "worker.stdout", tmp_path / "worker.stderr"
+    stdout, stderr = logs.with_suffix(".stdout"), logs.with_suffix(".stderr")
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
             command,
             cwd=settings.BASE_DIR,
-            env=env,
+            env=environment,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
+            start_new_session=own_session,
         )
-    running = Worker(process, stdout, stderr, nodename)
+    return Worker(process, stdout, stderr, nodename)
+
+
+@pytest.fixture
+def worker(broker, queue, tmp_path, transactional_db):
+    """A Celery worker subprocess consuming ``queue`` with the test database."""
+    running = launch_worker(broker, queue, f"{queue}@{socket.gethostname()}", tmp_path / "worker")
     try:
         running.wait_ready(WORKER_READY_TIMEOUT)
         yield running

@@ -18,13 +18,10 @@ import contextlib
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from decks import services
 from decks.models import BanEntry, Deck, DeckCheck, DeckEntry, RecheckJob
@@ -33,7 +30,7 @@ from tests.decks import conftest as deck_fixtures
 from tests.test_celery_worker import (
     WORKER_READY_TIMEOUT,
     Worker,
-    _worker_database_url,
+    launch_worker,
     routed_to_broker,
 )
 
@@ -65,45 +62,9 @@ def start_worker(broker, recheck_queue, tmp_path):
 
     def start(label: str) -> Worker:
         nodename = f"{recheck_queue}-{label}@{socket.gethostname()}"
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "SECRET_KEY": "insecure-key-for-the-test-worker",
-            "DEBUG": "false",
-            "DATABASE_URL": _worker_database_url(),
-            "CELERY_BROKER_URL": broker.url,
-            "PYTHONUNBUFFERED": "1",
-        }
-        command = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=prefork",
-            "--concurrency=1",
-            "-Q",
-            recheck_queue,
-            "-n",
-            nodename,
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ]
-        stdout, stderr = tmp_path / f"{label}.stdout", tmp_path / f"{label}.stderr"
-        with stdout.open("wb") as out, stderr.open("wb") as err:
-            process = subprocess.Popen(
-                command,
-                cwd=settings.BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                start_new_session=True,  # its own process group: kill -9 takes the children
-            )
-        worker = Worker(process, stdout, stderr, nodename)
+        worker = launch_worker(
+            broker, recheck_queue, nodename, tmp_path / label, pool="prefork", own_session=True
+        )
         started.append(worker)
         worker.wait_ready(WORKER_READY_TIMEOUT)
         return worker

@@ -13,26 +13,20 @@ Skipped without the broker service, except under CI, where that is a failure.
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
+from tests import test_celery_worker as worker_tests
 from tests.decks import conftest as deck_fixtures
 from tests.test_celery_worker import (
-    BROKERS,
     WORKER_READY_TIMEOUT,
-    Broker,
     Worker,
-    _require_service,
-    _worker_database_url,
+    launch_worker,
     routed_to_broker,
 )
 from tests.tournaments.factories import UserFactory, open_event, register_all
@@ -52,11 +46,7 @@ DELIVERY_TIMEOUT = 60
 LEASE_SECONDS = 5
 
 
-@pytest.fixture(params=sorted(BROKERS))
-def broker(request) -> Broker:
-    broker = BROKERS[request.param]
-    _require_service(broker)
-    return broker
+broker = worker_tests.broker  # Redis and RabbitMQ
 
 
 @pytest.fixture
@@ -120,13 +110,6 @@ def start_worker(broker, webhook_queue, tmp_path, transactional_db):
     def start(label: str, *, beat: bool = False) -> Worker:
         nodename = f"{webhook_queue}-{label}@{socket.gethostname()}"
         env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "SECRET_KEY": "insecure-key-for-the-test-worker",
-            "DEBUG": "false",
-            "DATABASE_URL": _worker_database_url(),
-            "CELERY_BROKER_URL": broker.url,
-            "PYTHONUNBUFFERED": "1",
             "WEBHOOKS_QUEUE": webhook_queue,
             "WEBHOOKS_ALLOW_PRIVATE_TARGETS": "true",
             # The first worker must still be waiting for the answer when it is killed.
@@ -134,37 +117,10 @@ def start_worker(broker, webhook_queue, tmp_path, transactional_db):
             "WEBHOOKS_LEASE_SECONDS": str(LEASE_SECONDS),
             "WEBHOOKS_SWEEP_SECONDS": "1",
         }
-        command = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "-Q",
-            webhook_queue,
-            "-n",
-            nodename,
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ]
-        if beat:
-            command += ["--beat", "--schedule", str(tmp_path / f"beat-{label}")]
-        stdout, stderr = tmp_path / f"{label}.stdout", tmp_path / f"{label}.stderr"
-        with stdout.open("wb") as out, stderr.open("wb") as err:
-            process = subprocess.Popen(
-                command,
-                cwd=settings.BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-            )
-        worker = Worker(process, stdout, stderr, nodename)
+        args = ("--beat", "--schedule", str(tmp_path / f"beat-{label}")) if beat else ()
+        worker = launch_worker(
+            broker, webhook_queue, nodename, tmp_path / label, env=env, args=args
+        )
         started.append(worker)
         worker.wait_ready(WORKER_READY_TIMEOUT)
         return worker
