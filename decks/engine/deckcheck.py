@@ -57,13 +57,14 @@ CODES = (
 
 MESSAGES: dict[str, tuple[str, str]] = {
     DECK_SIZE_CHANGED: (
-        "The deck has {counted} {cards_en}, but the registered deck has {registered}: "
+        "The deck has {counted:# card|# cards}, but the registered deck has {registered}: "
         "sideboard swaps must keep the deck size.",
         "デッキが{counted}枚ですが、登録したデッキは{registered}枚です。"
         "サイドボードとの交換でデッキ枚数を変えることはできません。",
     ),
     SIDEBOARD_SIZE_CHANGED: (
-        "The sideboard has {counted} {cards_en}, but the registered sideboard has {registered}.",
+        "The sideboard has {counted:# card|# cards}, but the registered sideboard has "
+        "{registered}.",
         "サイドボードが{counted}枚ですが、登録したサイドボードは{registered}枚です。",
     ),
     MISSING: (
@@ -82,21 +83,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "版違い: 〔{name}〕{count}枚が{found}版です。登録は{registered}版です。",
     ),
     COUNTED_BANNED: (
-        "{count} {name} counted as {printing} {printings_en}, which {are_en} banned on "
-        "{as_of}{rule_en}.",
+        "{count} {name} counted as {printing} "
+        "{count:printing, which is|printings, which are} banned on {as_of}{rule_en}.",
         "〔{name}〕{count}枚が{printing}版でした。{as_of}時点で禁止されている版です{rule_ja}。",
     ),
     COUNTED_NOT_LEGAL: (
-        "{count} {name} counted as {printing} {printings_en}, which {are_en} not legal on "
-        "{as_of}{rule_en}.",
+        "{count} {name} counted as {printing} "
+        "{count:printing, which is|printings, which are} not legal on {as_of}{rule_en}.",
         "〔{name}〕{count}枚が{printing}版でした。{as_of}時点でこのフォーマットでは使えない版です"
         "{rule_ja}。",
     ),
 }
-
-
-def _cards_en(count: int) -> str:
-    return "card" if count == 1 else "cards"
 
 
 @dataclass(frozen=True)
@@ -293,12 +290,10 @@ def compare_physical(
     found: list[Discrepancy] = []
     if counted.main_count != registered.main_count:
         values = {"counted": counted.main_count, "registered": registered.main_count}
-        shown = {**values, "cards_en": _cards_en(counted.main_count)}
-        found.append(make(DECK_SIZE_CHANGED, shown, details=values))
+        found.append(make(DECK_SIZE_CHANGED, values, details=values))
     if counted.side_count != registered.side_count:
         values = {"counted": counted.side_count, "registered": registered.side_count}
-        shown = {**values, "cards_en": _cards_en(counted.side_count)}
-        found.append(make(SIDEBOARD_SIZE_CHANGED, shown, details=values))
+        found.append(make(SIDEBOARD_SIZE_CHANGED, values, details=values))
     refused = _refused_printings(rules, as_of) if rules is not None and as_of else None
 
     for key in sorted(set(registered.printings) | set(counted.printings)):
@@ -381,8 +376,6 @@ def compare_physical(
                     "name": name,
                     "count": count,
                     "printing": label(printing),
-                    "printings_en": "printing" if count == 1 else "printings",
-                    "are_en": "is" if count == 1 else "are",
                     "as_of": as_of.isoformat(),
                     "rule_en": f" (rule {rule_refused})" if rule_refused else "",
                     "rule_ja": f"（ルール{rule_refused}）" if rule_refused else "",

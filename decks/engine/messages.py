@@ -6,6 +6,8 @@ both languages travel in every report and the page shows the one the reader chos
 
 from __future__ import annotations
 
+import string
+
 MESSAGES: dict[str, tuple[str, str]] = {
     "PARSE_ERROR": ("Line {line} cannot be read: {reason}.", "{line}行目を読めません: {reason}。"),
     "UNKNOWN_CARD": (
@@ -17,27 +19,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{line}行目の「{qualifier}」は〔{name}〕の版ではありません。",
     ),
     "DECK_TOO_SMALL": (
-        "The deck has {count} cards; it needs at least {minimum}.",
+        "The deck has {count:# card|# cards}; it needs at least {minimum}.",
         "デッキが{count}枚です。{minimum}枚以上必要です。",
     ),
     "DECK_TOO_LARGE": (
-        "The deck has {count} cards; at most {maximum} are allowed.",
+        "The deck has {count:# card|# cards}; at most {maximum} are allowed.",
         "デッキが{count}枚です。{maximum}枚までです。",
     ),
     "TOO_MANY_COPIES": (
-        "{count} copies of {name} in deck and sideboard together; at most {limit}.",
+        "{count:# copy|# copies} of {name} in deck and sideboard together; at most {limit}.",
         "〔{name}〕がデッキとサイドボード合わせて{count}枚あります。{limit}枚までです。",
     ),
     "SIDEBOARD_TOO_LARGE": (
-        "The sideboard has {count} cards; it may have 0, or {minimum} to {maximum}.",
+        "The sideboard has {count:# card|# cards}; it may have 0, or {minimum} to {maximum}.",
         "サイドボードが{count}枚です。0枚か、{minimum}〜{maximum}枚にしてください。",
     ),
     "SIDEBOARD_TOO_SMALL": (
-        "The sideboard has {count} cards; it may have 0, or {minimum} to {maximum}.",
+        "The sideboard has {count:# card|# cards}; it may have 0, or {minimum} to {maximum}.",
         "サイドボードが{count}枚です。0枚か、{minimum}〜{maximum}枚にしてください。",
     ),
     "SIDEBOARD_NOT_ALLOWED": (
-        "This format has no sideboard, but {count} cards are listed in one.",
+        "This format has no sideboard, but {count:# card is|# cards are} listed in one.",
         "このフォーマットではサイドボードを使えませんが、{count}枚あります。",
     ),
     "BANNED": (
@@ -55,7 +57,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{line}行目の〔{name}〕は、このフォーマットで使えるセットに収録されていません。{not_yet_ja}",
     ),
     "LEADER_COUNT": (
-        "The deck needs exactly {expected} {card_type} card(s) beside it; {count} listed.",
+        "The deck needs exactly {expected:# {card_type} card|# {card_type} cards} beside it; "
+        "{count} listed.",
         "{card_type}カードはちょうど{expected}枚必要ですが、{count}枚あります。",
     ),
     "LEADER_RANGE_UNKNOWN": (
@@ -65,15 +68,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "デッキ枚数を確認できません。先にカードの範囲を登録してください。",
     ),
     "SWAP_SIZE_MISMATCH": (
-        "{out_count} cards go out but {in_count} come in; the deck size must stay the same.",
+        "{out_count:# card goes|# cards go} out but {in_count:# comes|# come} in; the deck size "
+        "must stay the same.",
         "{out_count}枚抜いて{in_count}枚入れています。交換の前後でデッキ枚数は同じでなければなりません。",
     ),
     "SWAP_NOT_IN_SIDEBOARD": (
-        "{count} {name} come in, but the registered sideboard has {available}.",
+        "Bringing in {count} × {name}, but the registered sideboard has {available}.",
         "〔{name}〕を{count}枚入れようとしていますが、登録したサイドボードには{available}枚です。",
     ),
     "SWAP_NOT_IN_DECK": (
-        "{count} {name} go out, but the registered deck has {available}.",
+        "Taking out {count} × {name}, but the registered deck has {available}.",
         "〔{name}〕を{count}枚抜こうとしていますが、登録したデッキには{available}枚です。",
     ),
 }
@@ -103,15 +107,15 @@ UNKNOWN_LIMITS: dict[str, tuple[str, str]] = {
     ),
     # One violation for every unknown line past the ones reported one by one.
     "UNKNOWN_CARDS_MORE": (
-        "Unknown cards on {count} more lines, from line {first} on (only the first {limit} "
-        "unknown lines are listed one by one).",
+        "Unknown cards on {count:# more line|# more lines}, from line {first} on (only the "
+        "first {limit} unknown lines are listed one by one).",
         "{first}行目以降のさらに{count}行にも見つからないカードがあります"
         "（1行ずつ示すのは最初の{limit}行までです）。",
     ),
     # The same for PARSE_ERROR: one violation for the unreadable lines past the first ones.
     "PARSE_ERRORS_MORE": (
-        "{count} more lines cannot be read, from line {first} on (only the first {limit} are "
-        "listed one by one).",
+        "{count:# more line|# more lines} cannot be read, from line {first} on (only the "
+        "first {limit} are listed one by one).",
         "{first}行目以降のさらに{count}行を読めません（1行ずつ示すのは最初の{limit}行までです）。",
     ),
 }
@@ -123,6 +127,20 @@ QUANTITY_FORMS = (
 )
 
 
+class _EnglishFormatter(string.Formatter):
+    """``{count:# card|# cards}``: the singular form when the number is 1, else the plural,
+    with ``#`` replaced by the number (Japanese needs no plural forms)."""
+
+    def format_field(self, value, format_spec: str) -> str:
+        if "|" in format_spec:
+            singular, plural = format_spec.split("|", 1)
+            return (singular if value == 1 else plural).replace("#", str(value))
+        return super().format_field(value, format_spec)
+
+
+_ENGLISH = _EnglishFormatter()
+
+
 def render(code: str, values: dict, table: dict = MESSAGES) -> tuple[str, str]:
     english, japanese = table[code]
-    return english.format(**values), japanese.format(**values)
+    return _ENGLISH.format(english, **values), japanese.format(**values)

@@ -210,9 +210,7 @@ def test_asura_no_character_is_a_leader_count_violation():
     assert violation.rule == "2−1"
     assert violation.cards == ()
     assert violation.details == {"expected": 1, "count": 0}
-    assert violation.message_en == (
-        "The deck needs exactly 1 CHARACTER card(s) beside it; 0 listed."
-    )
+    assert violation.message_en == ("The deck needs exactly 1 CHARACTER card beside it; 0 listed.")
     assert violation.message_ja == "CHARACTERカードはちょうど1枚必要ですが、0枚あります。"
 
 

@@ -57,7 +57,7 @@ def test_swap_size_mismatch():
     assert violation.rule == "1−2−4"
     assert violation.details == {"out_count": 2, "in_count": 1}
     assert violation.message_en == (
-        "2 cards go out but 1 come in; the deck size must stay the same."
+        "2 cards go out but 1 comes in; the deck size must stay the same."
     )
     assert violation.message_ja == (
         "2枚抜いて1枚入れています。交換の前後でデッキ枚数は同じでなければなりません。"
@@ -74,7 +74,9 @@ def test_swap_card_not_in_sideboard():
     assert violation.rule == "1−2−4"
     assert violation.cards == ("狡猾フィーリア",)
     assert violation.details == {"name": "狡猾フィーリア", "count": 1, "available": 0}
-    assert violation.message_en == ("1 狡猾フィーリア come in, but the registered sideboard has 0.")
+    assert violation.message_en == (
+        "Bringing in 1 × 狡猾フィーリア, but the registered sideboard has 0."
+    )
     assert violation.message_ja == (
         "〔狡猾フィーリア〕を1枚入れようとしていますが、登録したサイドボードには0枚です。"
     )
@@ -94,7 +96,7 @@ def test_swap_card_not_in_deck():
     assert violation.rule == "1−2−4"
     assert violation.cards == ("森原 さとみ",)
     assert violation.details == {"name": "森原 さとみ", "count": 5, "available": 4}
-    assert violation.message_en == "5 森原 さとみ go out, but the registered deck has 4."
+    assert violation.message_en == "Taking out 5 × 森原 さとみ, but the registered deck has 4."
     assert violation.message_ja == (
         "〔森原 さとみ〕を5枚抜こうとしていますが、登録したデッキには4枚です。"
     )
