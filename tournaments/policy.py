@@ -22,6 +22,7 @@ import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
 
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
@@ -117,6 +118,24 @@ def require(allowed: bool, code: str, message: str = "") -> None:
 def can_create_event(user) -> bool:
     """Any signed-in user may organise an event (and becomes its organizer)."""
     return user is not None and user.is_authenticated and user.is_active
+
+
+def runs_events(user) -> bool:
+    """A superuser, or an organizer or staff member of any event (one query): who may
+    print the venue poster (it shows the laptop's network addresses)."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return (
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .filter(
+            Exists(Event.objects.filter(organizer=OuterRef("pk")))
+            | Exists(EventStaff.objects.filter(user=OuterRef("pk")))
+        )
+        .exists()
+    )
 
 
 def can_view_event(access: EventAccess, event: Event) -> bool:

@@ -14,34 +14,16 @@ from __future__ import annotations
 
 import ipaddress
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef
 from django.http.request import split_domain_port
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from config import lan
 
-from .models import Event, EventStaff
-from .services.errors import NotAllowed
+from . import policy
 
 WIFI_NAME_MAX = 64
-
-
-def runs_events(user) -> bool:
-    """A superuser, or an organizer or staff member of any event (one query)."""
-    if user.is_superuser:
-        return True
-    return (
-        get_user_model()
-        .objects.filter(pk=user.pk)
-        .filter(
-            Exists(Event.objects.filter(organizer=OuterRef("pk")))
-            | Exists(EventStaff.objects.filter(user=OuterRef("pk")))
-        )
-        .exists()
-    )
 
 
 def _is_loopback(host: str) -> bool:
@@ -76,8 +58,11 @@ def venue_poster(request):
     """The A4 poster: join the Wi-Fi (its name, when given), scan the code or type the
     address. ``?address=`` picks another of the laptop's addresses; ``?wifi=`` prints the
     network's name."""
-    if not runs_events(request.user):
-        raise NotAllowed("not_event_staff", "Only the people who run events here print it.")
+    policy.require(
+        policy.runs_events(request.user),
+        "not_event_staff",
+        "Only the people who run events here print it.",
+    )
     addresses, from_lan = poster_addresses(request)
     chosen = request.GET.get("address", "")
     if chosen not in addresses:
