@@ -8,6 +8,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from .csp import DEFAULT_DIRECTIVES as DEFAULT_CSP_DIRECTIVES
 from .env import env_bool, env_broker, env_database, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,6 +46,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response, static files too (config/csp.py).
+    "config.csp.ContentSecurityPolicyMiddleware",
     # Static files (hashed names, precompressed .gz/.br) are answered here, before sessions
     # and the rest; see STORAGES below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -291,6 +294,10 @@ if not DEBUG:
     if env_bool("BEHIND_HTTPS_PROXY", default=False):
         # The proxy terminates TLS and says so in this header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy (config/csp.py): only the site's own scripts and styles.
+CSP_DIRECTIVES = DEFAULT_CSP_DIRECTIVES
+CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", default=False)
 
 # How many decks one account may store (a new one beyond it is refused: too_many_decks).
 DECKS_PER_USER = env_int("DECKS_PER_USER", default=200, minimum=1)

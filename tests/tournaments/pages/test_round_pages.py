@@ -783,8 +783,13 @@ def test_match_slips_have_every_table_and_both_names(client_for, running_round, 
         for record in ("2-0", "2-1", "1-2", "0-2", "Draw"):
             assert f'<span class="box"></span>{record}' in slip
         assert slip.count('<th scope="row">') == 3
-    assert "@media print" in body
-    assert "@page { size: A4;" in body
+    # The print layout is a stylesheet of its own (no inline <style> under the CSP).
+    assert '<link rel="stylesheet" href="/static/css/slips.css">' in body
+    assert "<style" not in body
+    with open("static/css/slips.css") as stylesheet:
+        css = stylesheet.read()
+    assert "@media print" in css
+    assert "@page { size: A4;" in css
     assert body.count('<div class="slip-page">') == 2  # three slips per page
     assert '<header class="site-header">' not in body
     assert '<div class="no-print">' in body
