@@ -319,6 +319,8 @@ class ImportJob(TrackedJob):
     content = models.BinaryField(_("file content"))
     report = models.JSONField(_("report"), default=dict, blank=True)
 
+    task_name = "cardpool.import_card_file"
+
     class Meta(TrackedJob.Meta):
         verbose_name = _("card import")
         verbose_name_plural = _("card imports")

@@ -73,6 +73,21 @@ def import_cards(
 
     ``progress(rows_checked, total_rows)`` is called while rows are checked.
     """
+    rows = check_card_file(data, game=game, filename=filename, required=required, progress=progress)
+    with transaction.atomic():
+        return write_card_rows(rows, game)
+
+
+def check_card_file(
+    data: bytes,
+    *,
+    game: Game,
+    filename: str = "",
+    required: Iterable[str] = REQUIRED,
+    progress: Callable[[int, int], None] | None = None,
+) -> list:
+    """Read and check every row of a card file (nothing is written): the clean rows, for
+    :func:`write_card_rows`, or :class:`ImportRejected` listing every bad row."""
     required = tuple(required)
     rows, errors = read_table(data, filename, required)
     total = len(rows)
@@ -89,9 +104,14 @@ def import_cards(
         progress(total, total)
     if errors:
         raise ImportRejected(errors)
-    with transaction.atomic():
-        summary = _write_rows(cleaned, game)
-    summary.rows = total
+    return cleaned
+
+
+def write_card_rows(rows: list, game: Game) -> ImportSummary:
+    """Write the checked rows of a file (every row of it: a file with an error has none)
+    into ``game``'s pool; call it inside a transaction, so they are written all or none."""
+    summary = _write_rows(rows, game)
+    summary.rows = len(rows)
     return summary
 
 
@@ -255,19 +275,26 @@ def create_import_job(*, game: Game, filename: str, content: bytes, user=None) -
 def run_import_job(job_id: int) -> ImportJob | None:
     """Import a stored card file, recording progress and the outcome on the job.
 
-    Harmless to run twice: a finished job is left alone, and an unfinished one (say its
-    worker died) is simply imported again, which writes all rows or none.
+    Exactly once: the file is kept with the job, its rows are checked first (beating the
+    job's heartbeat), then every row is written and the job marked done in one transaction
+    (:meth:`~config.jobs.TrackedJob.finish`). A worker that dies mid-way leaves nothing
+    written; the next delivery of the task imports the whole file again, and a delivery
+    after the job finished does nothing. Returns ``None`` when the job was not claimed.
     """
     if not ImportJob.claim(job_id):
-        logger.info("import job %s is finished or gone; nothing to do", job_id)
+        logger.info("import job %s is finished, gone or another worker's", job_id)
         return None
     job = ImportJob.objects.select_related("game").get(pk=job_id)
     try:
-        summary = import_cards(
+        rows = check_card_file(
             bytes(job.content),
             game=job.game,
             filename=job.filename,
             progress=lambda done, total: ImportJob.report_progress(job_id, done, total),
+        )
+        job.finish(
+            ImportJob.Status.DONE,
+            write=lambda: {"report": write_card_rows(rows, job.game).as_dict()},
         )
     except ImportRejected as rejected:
         job.finish(
@@ -279,7 +306,5 @@ def run_import_job(job_id: int) -> ImportJob | None:
         logger.exception("import job %s crashed", job_id)
         error = {"row": 0, "field": "", "reason": f"internal error: {exc!r}"}
         job.finish(ImportJob.Status.FAILED, report={"errors": [error]})
-    else:
-        job.finish(ImportJob.Status.DONE, report=summary.as_dict())
     job.refresh_from_db(fields=["done", "total"])
     return job

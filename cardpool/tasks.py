@@ -1,8 +1,9 @@
-from celery import shared_task
+from config.jobs import job_task
 
 from . import services
 
 
-@shared_task(name="cardpool.import_card_file")
-def import_card_file(*, job_id: int) -> None:
-    services.run_import_job(job_id)
+@job_task("cardpool.import_card_file")
+def import_card_file(job_id: int):
+    """Import an uploaded card file (all rows and the job's outcome in one transaction)."""
+    return services.run_import_job(job_id)

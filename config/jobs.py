@@ -1,29 +1,38 @@
 """Background jobs that report their progress (card imports, deck re-checks, exports).
 
-A concrete job model inherits :class:`TrackedJob`; its Celery task claims it with
+A concrete job model inherits :class:`TrackedJob` and names the Celery task that runs it
+(:attr:`TrackedJob.task_name`, declared with :func:`job_task`). The task claims the job with
 :meth:`TrackedJob.claim` (so a redelivered task does not run a finished job again, nor one
-another worker is running with a fresh heartbeat), reports
-progress with :meth:`TrackedJob.report_progress` and ends with :meth:`TrackedJob.finish`.
-The admin shows a polling progress page through :class:`JobProgressAdminMixin`.
+another worker is running with a fresh heartbeat), reports progress (its heartbeat) with
+:meth:`TrackedJob.report_progress` and ends with :meth:`TrackedJob.finish`, which records the
+outcome once, in one transaction with the job's last writes. :func:`requeue_stalled_jobs`
+(Celery beat's watchdog) sends again the task of every job whose worker died. The admin
+shows a polling progress page through :class:`JobProgressAdminMixin`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import ClassVar
 
+from celery import shared_task
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import models
+from django.db import models, transaction
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-# A job with a heartbeat (RecheckJob) beats when claimed and at each chunk of work, far
-# more often than this; one silent for longer lost its worker (killed, machine gone) and is
-# claimed again by the next delivery of its task (the broker's, or the watchdog's:
-# decks.tasks.requeue_stalled_rechecks).
+logger = logging.getLogger(__name__)
+
+# A running job beats when claimed and at each chunk of work, far more often than this;
+# one silent for longer lost its worker (killed, machine gone) and is claimed again by the
+# next delivery of its task (the broker's, or the watchdog's: requeue_stalled_jobs).
 HEARTBEAT_LEASE = dt.timedelta(seconds=30)
 
 
@@ -36,6 +45,8 @@ class JobStatus(models.TextChoices):
 
 class TrackedJob(models.Model):
     Status = JobStatus
+    # The name of the Celery task that runs this kind of job (its one argument: job_id).
+    task_name: ClassVar[str]
 
     status = models.CharField(
         _("status"), max_length=10, choices=JobStatus.choices, default=JobStatus.PENDING
@@ -52,6 +63,9 @@ class TrackedJob(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Set when claimed and at each chunk of work: a running job whose heartbeat is older
+    # than HEARTBEAT_LEASE lost its worker and may be claimed again.
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
 
     class Meta:
         abstract = True
@@ -73,11 +87,6 @@ class TrackedJob(models.Model):
         return _("%(done)s of %(total)s done") % {"done": self.done, "total": self.total}
 
     @classmethod
-    def _beats(cls) -> bool:
-        """Whether this kind of job records a heartbeat (a ``heartbeat_at`` field)."""
-        return any(field.name == "heartbeat_at" for field in cls._meta.concrete_fields)
-
-    @classmethod
     def _stale(cls) -> models.Q:
         """Running, and no heartbeat for longer than the lease: its worker is gone."""
         cutoff = timezone.now() - HEARTBEAT_LEASE
@@ -87,44 +96,110 @@ class TrackedJob(models.Model):
 
     @classmethod
     def claim(cls, pk: int) -> bool:
-        """Mark the job running unless it has finished, in one conditional UPDATE.
+        """Mark the job running, in one conditional UPDATE, if it waits or its worker died.
 
-        A job with a heartbeat is claimed again only once its heartbeat is older than
-        :data:`HEARTBEAT_LEASE` (its worker died): a redelivered message for a job another
-        worker is still running does nothing, and the job keeps its ``done`` (it resumes
-        from what it stored). Without a heartbeat a running job may always be claimed
-        again (those job functions start over and must be harmless to repeat)."""
-        if cls._beats():
-            claimable = models.Q(status=JobStatus.PENDING) | cls._stale()
-            claimed = cls.objects.filter(claimable, pk=pk).update(
-                status=JobStatus.RUNNING, heartbeat_at=timezone.now()
-            )
-            return claimed == 1
-        claimed = cls.objects.filter(
-            pk=pk, status__in=[JobStatus.PENDING, JobStatus.RUNNING]
-        ).update(status=JobStatus.RUNNING, done=0)
+        A running job is claimed again only once its heartbeat is older than
+        :data:`HEARTBEAT_LEASE`: a redelivered message for a job another worker is still
+        running does nothing, and neither does one for a finished job. The job keeps its
+        ``done``: its function goes on from what it stored, or starts over."""
+        claimable = models.Q(status=JobStatus.PENDING) | cls._stale()
+        claimed = cls.objects.filter(claimable, pk=pk).update(
+            status=JobStatus.RUNNING, heartbeat_at=timezone.now()
+        )
         return claimed == 1
 
     @classmethod
     def stalled(cls) -> models.QuerySet:
         """Running jobs whose worker is gone (heartbeat older than the lease)."""
-        return cls.objects.filter(cls._stale()) if cls._beats() else cls.objects.none()
+        return cls.objects.filter(cls._stale())
 
     @classmethod
     def report_progress(cls, pk: int, done: int, total: int | None = None) -> None:
-        """Store the progress; for a job with a heartbeat this is also its heartbeat."""
+        """Store the progress of a running job; this is also its heartbeat."""
         values = {"done": done} if total is None else {"done": done, "total": total}
-        if cls._beats():
-            values["heartbeat_at"] = timezone.now()
-        cls.objects.filter(pk=pk).update(**values)
+        cls.objects.filter(pk=pk, status=JobStatus.RUNNING).update(
+            heartbeat_at=timezone.now(), **values
+        )
 
-    def finish(self, status: str, **fields) -> None:
-        """Record the outcome; ``fields`` are the job's own result fields."""
+    def finish(self, status: str, write: Callable[[], dict] | None = None, **fields) -> bool:
+        """Record the outcome, once: ``fields`` are the job's own result fields, and
+        ``write()`` (if given) does the job's last writes and returns more of them.
+
+        One transaction holds it all. Its first statement marks the job as this run's
+        (a conditional UPDATE, which takes the row's lock), so of two runs of the job (the
+        lease ran out on a live worker) one finishes and the other writes nothing and gets
+        False; a crash rolls back the writes with the outcome, and the next delivery
+        starts from a clean state. A finished job is never finished again."""
+        job = type(self).objects.filter(
+            pk=self.pk, status__in=(JobStatus.PENDING, JobStatus.RUNNING)
+        )
+        with transaction.atomic():
+            now = timezone.now()
+            if not job.update(heartbeat_at=now):
+                return False
+            if write is not None:
+                fields.update(write())
+            job.update(status=status, finished_at=now, **fields)
         for name, value in fields.items():
             setattr(self, name, value)
-        self.status = status
-        self.finished_at = timezone.now()
-        self.save(update_fields=["status", "finished_at", *fields])
+        self.status, self.finished_at, self.heartbeat_at = status, now, now
+        return True
+
+
+def job_task(name: str) -> Callable:
+    """Declare the Celery task ``name`` that runs one kind of job (the model whose
+    ``task_name`` it is). The decorated function runs the job: it takes the job's id and
+    returns ``None`` when the job was not claimed (finished, or another worker's)."""
+
+    def declare(run: Callable[[int], object]):
+        def task(self, *, job_id: int) -> None:
+            if run(job_id) is not None or self.request.is_eager:
+                return
+            [model] = [m for m in tracked_job_models() if m.task_name == name]
+            if model.objects.filter(pk=job_id, status=JobStatus.RUNNING).exists():
+                # A redelivery (a killed pool child's requeued task, RabbitMQ after a dead
+                # worker) while the job's heartbeat is still fresh: its worker may be
+                # alive, or died just now. Look again once the lease has run out; a
+                # finished job ends this.
+                raise self.retry(countdown=HEARTBEAT_LEASE.total_seconds() + 1)
+
+        task.__module__, task.__name__, task.__doc__ = run.__module__, run.__name__, run.__doc__
+        task.__qualname__ = run.__qualname__
+        return shared_task(name=name, bind=True, max_retries=None)(task)
+
+    return declare
+
+
+def tracked_job_models() -> list[type[TrackedJob]]:
+    """Every kind of job (the concrete models inheriting TrackedJob)."""
+    return [model for model in apps.get_models() if issubclass(model, TrackedJob)]
+
+
+def requeue_stalled(model: type[TrackedJob]) -> list[int]:
+    """Send the task of each job of ``model`` whose worker died (running, no heartbeat for
+    ``HEARTBEAT_LEASE``) again; returns their ids. Each message expires before the next
+    sweep: a job no worker could take yet is not queued over and over."""
+    from config.celery import app
+
+    job_ids = list(model.stalled().order_by("id").values_list("id", flat=True))
+    if not job_ids:
+        return []
+    app.loader.import_default_modules()  # the apps' tasks modules, as a worker has them
+    task = app.tasks[model.task_name]
+    for job_id in job_ids:
+        task.apply_async(kwargs={"job_id": job_id}, expires=settings.JOBS_WATCHDOG_SECONDS)
+    logger.warning("%s %s lost their worker: queued again", model._meta.label, job_ids)
+    return job_ids
+
+
+@shared_task(name="config.requeue_stalled_jobs")
+def requeue_stalled_jobs() -> dict[str, list[int]]:
+    """Celery beat's watchdog (every ``JOBS_WATCHDOG_SECONDS``): the jobs of every kind
+    whose worker died are sent again, so each resumes within a minute of its worker's
+    death on Redis too, whose own redelivery waits for the visibility timeout. Returns the
+    ids sent, by model label."""
+    sent = {model._meta.label: requeue_stalled(model) for model in tracked_job_models()}
+    return {label: job_ids for label, job_ids in sent.items() if job_ids}
 
 
 class JobProgressAdminMixin:

@@ -205,7 +205,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular, plus the errors any request may get (tournaments/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "tournaments.api.schema.ApiAutoSchema",
     # One error shape, {code, message, details}, for every API (decks, cards, rules, events).
     "EXCEPTION_HANDLER": "tournaments.api.views.exception_handler",
     # The client address of the throttles (DRF's get_ident), the deck-check page's throttle
@@ -244,7 +245,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Redis: redeliver unacknowledged tasks after 1 h (longer than any task we run). Kept
     # long: Redis redelivers after this even while the worker is alive and busy. A killed
-    # pool child's task is requeued at once (REJECT_ON_WORKER_LOST); a re-check whose whole
+    # pool child's task is requeued at once (REJECT_ON_WORKER_LOST); a job whose whole
     # worker died is sent again by the beat watchdog below within a minute.
     "visibility_timeout": 3600,
 }
@@ -330,12 +331,12 @@ WEBHOOKS_SITE_URL = (env_str("WEBHOOKS_SITE_URL", default="") or "").rstrip("/")
 # A queue of their own for the webhook tasks (a slow receiver then never delays imports
 # and exports); empty: Celery's default queue.
 WEBHOOKS_QUEUE = env_str("WEBHOOKS_QUEUE", default="") or ""
-# How often Celery beat looks for re-check jobs whose worker died (no heartbeat for
-# config.jobs.HEARTBEAT_LEASE) and sends their task again (decks.requeue_stalled_rechecks).
+# How often Celery beat looks for jobs (imports, re-checks, exports) whose worker died (no
+# heartbeat for config.jobs.HEARTBEAT_LEASE) and sends their task again.
 JOBS_WATCHDOG_SECONDS = env_int("JOBS_WATCHDOG_SECONDS", default=10, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "jobs-watchdog": {
-        "task": "decks.requeue_stalled_rechecks",
+        "task": "config.requeue_stalled_jobs",
         "schedule": float(JOBS_WATCHDOG_SECONDS),
         "options": {"expires": float(JOBS_WATCHDOG_SECONDS)},
     },

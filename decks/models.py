@@ -310,9 +310,8 @@ class RecheckJob(TrackedJob):
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     became_illegal = models.JSONField(_("decks that became illegal"), default=list, blank=True)
     error = models.TextField(_("error"), blank=True)
-    # Set when claimed and at each chunk: a running job whose heartbeat is older than
-    # config.jobs.HEARTBEAT_LEASE lost its worker and may be claimed again.
-    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+
+    task_name = "decks.recheck_format_decks"
 
     class Meta(TrackedJob.Meta):
         verbose_name = _("deck re-check")

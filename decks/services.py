@@ -332,24 +332,6 @@ def queue_stale_rechecks() -> list[RecheckJob]:
 CHUNK = 1000
 
 
-def requeue_stalled_rechecks() -> list[int]:
-    """Send the task of each re-check whose worker died (running, no heartbeat for
-    ``HEARTBEAT_LEASE``) again; returns their ids. Celery beat runs this every
-    ``JOBS_WATCHDOG_SECONDS``, so a job resumes within a minute of its worker's death on
-    Redis too, whose own redelivery waits for the visibility timeout. Each message expires
-    before the next sweep: a job no worker could take yet is not queued over and over."""
-    from .tasks import recheck_format_decks
-
-    job_ids = list(RecheckJob.stalled().order_by("id").values_list("id", flat=True))
-    for job_id in job_ids:
-        recheck_format_decks.apply_async(
-            kwargs={"job_id": job_id}, expires=settings.JOBS_WATCHDOG_SECONDS
-        )
-    if job_ids:
-        logger.warning("re-check jobs %s lost their worker: queued again", job_ids)
-    return job_ids
-
-
 def run_recheck(job_id: int) -> RecheckJob | None:
     """Check every deck of the job's format again; list those that were legal at their
     previous check and are not any more. Harmless to run twice, and resumable: a job whose

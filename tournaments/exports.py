@@ -601,11 +601,15 @@ def run_export_job(job_id: int) -> ExportJob | None:
     """Build a job's file as its requester may see the data *now* (the policy decides
     again in the worker), recording progress and the outcome on the job.
 
-    Harmless to run twice: a finished job is left alone; an unfinished one is built again
-    (building only reads). Side effects: the job's status, progress, file and error.
+    Exactly once: building only reads (beating the job's heartbeat every
+    ``PROGRESS_EVERY`` rows), and the file is stored with the job's outcome in one
+    transaction (:meth:`~config.jobs.TrackedJob.finish`). A worker that dies mid-way
+    stores nothing; the next delivery of the task builds the file again, and a delivery
+    after the job finished does nothing (returns ``None``). Side effects: the job's
+    status, progress, file and error.
     """
     if not ExportJob.claim(job_id):
-        logger.info("export job %s is finished or gone; nothing to do", job_id)
+        logger.info("export job %s is finished, gone or another worker's", job_id)
         return None
     job = ExportJob.objects.select_related("created_by").defer("content").get(pk=job_id)
     user = job.created_by

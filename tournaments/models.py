@@ -891,6 +891,8 @@ class ExportJob(TrackedJob):
     content = models.BinaryField(null=True, blank=True, editable=False)
     error = models.TextField(_("error"), blank=True)
 
+    task_name = "tournaments.build_export"
+
     class Meta(TrackedJob.Meta):
         verbose_name = _("export")
         verbose_name_plural = _("exports")

@@ -5,13 +5,15 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
+from config.jobs import job_task
+
 from . import exports
 
 
-@shared_task(name="tournaments.build_export")
-def build_export(*, job_id: int) -> None:
-    """Build an export job's file; harmless to run again (the job is claimed first)."""
-    exports.run_export_job(job_id)
+@job_task("tournaments.build_export")
+def build_export(job_id: int):
+    """Build an export job's file (stored with the job's outcome in one transaction)."""
+    return exports.run_export_job(job_id)
 
 
 @shared_task(name="tournaments.deliver_webhook")

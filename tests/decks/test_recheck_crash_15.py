@@ -10,7 +10,7 @@ from django.apps import apps
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.jobs import HEARTBEAT_LEASE
+from config.jobs import HEARTBEAT_LEASE, requeue_stalled_jobs
 from decks import services
 from decks.models import BanEntry, Deck, DeckCheck, RecheckJob
 
@@ -194,15 +194,15 @@ def test_watchdog_requeues_only_running_jobs_whose_heartbeat_is_stale(small_chun
     RecheckJob.claim(job.pk)
     with pytest.raises(WorkerKilled):
         services._recheck(RecheckJob.objects.get(pk=job.pk), after_chunk=kill_after(1))
-    assert services.requeue_stalled_rechecks() == []  # its worker may still be alive
+    assert requeue_stalled_jobs() == {}  # its worker may still be alive
     assert RecheckJob.objects.get(pk=job.pk).status == RecheckJob.Status.RUNNING
     let_the_lease_expire(job)
     # Celery runs in-process in the tests: the requeued task runs the job to its end.
-    assert services.requeue_stalled_rechecks() == [job.pk]
+    assert requeue_stalled_jobs() == {"decks.RecheckJob": [job.pk]}
     job.refresh_from_db()
     assert (job.status, job.done) == (RecheckJob.Status.DONE, 7)
     assert job.became_illegal == expected_became_illegal(decks)
-    assert services.requeue_stalled_rechecks() == []
+    assert requeue_stalled_jobs() == {}
 
 
 def test_beat_runs_the_watchdog_every_ten_seconds(settings):
@@ -210,7 +210,7 @@ def test_beat_runs_the_watchdog_every_ten_seconds(settings):
 
     entry = settings.CELERY_BEAT_SCHEDULE["jobs-watchdog"]
     assert entry == {
-        "task": "decks.requeue_stalled_rechecks",
+        "task": "config.requeue_stalled_jobs",
         "schedule": 10.0,
         "options": {"expires": 10.0},
     }
