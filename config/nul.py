@@ -5,12 +5,14 @@ it, so the same input meant two different outcomes. No form field, filter or API
 a use for it: a request with NUL in its path, query string, form fields or JSON body is
 answered 400 — ``{"code": "invalid_input", "message", "details": {"field"}}`` under /api/
 (the API's one error shape), a plain page elsewhere — the same on both databases. Uploaded
-files are not read here: their importers refuse NUL row by row.
+files are not read here: their importers refuse NUL with its row, line or JSON path (the
+event file with :func:`nul_paths`, as here).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import (
@@ -29,18 +31,44 @@ from django.utils.translation import gettext as _
 NUL = "\x00"
 # A JSON body can only hold NUL as this escape (a raw NUL byte is not valid JSON).
 _JSON_NUL = b"\\u0000"
+# Stands for the value of a key holding NUL: the key is the place named.
+_NUL_KEY = object()
 
 
-def _shown(name: str) -> str:
-    """A field name fit to show and to put in JSON."""
+def shown(name: str) -> str:
+    """A field name or JSON key fit to show and to put in JSON (and in PostgreSQL)."""
     return name.replace(NUL, "\\u0000")
 
 
 def _query_field(data) -> str | None:
     for key, values in data.lists():
         if NUL in key or any(NUL in value for value in values):
-            return _shown(key)
+            return shown(key)
     return None
+
+
+def nul_paths(value) -> Iterator[tuple[str | int, ...]]:
+    """Where a decoded JSON value holds NUL, in document order: the path (object keys and
+    list indexes, as they are) of every text holding it, and of every key holding it (the
+    key is the path's last part). Shared by this middleware and the uploaded files'
+    importers (the event file), so both name the same places."""
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), value)]
+    while stack:
+        path, value = stack.pop()
+        if value is _NUL_KEY or (isinstance(value, str) and NUL in value):
+            yield path
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                nul_key = isinstance(key, str) and NUL in key
+                stack.append(((*path, key), _NUL_KEY if nul_key else item))
+        elif isinstance(value, list):
+            for index in reversed(range(len(value))):
+                stack.append(((*path, index), value[index]))
+
+
+def dotted(path: tuple[str | int, ...]) -> str:
+    """``("event", "staff", 0)`` → ``event.staff.0`` (the middleware's field names)."""
+    return ".".join(shown(part) if isinstance(part, str) else str(part) for part in path)
 
 
 def _json_field(body: bytes) -> str | None:
@@ -52,22 +80,10 @@ def _json_field(body: bytes) -> str | None:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    stack: list[tuple[str, object]] = [("", data)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, str):
-            if NUL in value:
-                return path or "body"
-        elif isinstance(value, dict):
-            for key, item in reversed(value.items()):
-                child = f"{path}.{_shown(key)}" if path else _shown(key)
-                if NUL in key:
-                    return child
-                stack.append((child, item))
-        elif isinstance(value, list):
-            for index in reversed(range(len(value))):
-                stack.append((f"{path}.{index}" if path else str(index), value[index]))
-    return None
+    path = next(nul_paths(data), None)
+    if path is None:
+        return None
+    return dotted(path) or "body"
 
 
 def nul_field(request: HttpRequest) -> str | None:

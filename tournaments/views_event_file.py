@@ -14,7 +14,9 @@
   the importer unless the file's organizer has the importer's username. A file whose
   event (by ``uid``) already exists here replaces it, so only that event's organizer (or
   a site admin) may import it. A refused file shows every problem with its JSON path,
-  and nothing is written.
+  and nothing is written (NUL anywhere in it, and a character that changes the text
+  direction in the event's or a user's name, are problems too: event_file/reading.py,
+  ``importing.name_problems``).
 
 The API (``tournaments/api/event_file.py``) calls the same functions.
 """
@@ -22,7 +24,6 @@ The API (``tournaments/api/event_file.py``) calls the same functions.
 from __future__ import annotations
 
 import functools
-import json
 import uuid
 
 from django import forms
@@ -44,6 +45,8 @@ from .event_file import (
     export_event,
     import_event,
     load_schema,
+    nul_problems,
+    read_document,
 )
 from .models import Event, EventState
 from .services.errors import NotAllowed
@@ -148,18 +151,6 @@ def file_response(document: dict, event_pk: int) -> JsonResponse:
 # --- importing ----------------------------------------------------------------------------
 
 
-def read_document(raw: bytes) -> tuple[object, list[Problem]]:
-    """The JSON value of an uploaded file, or the problem that stops it being read."""
-    try:
-        return json.loads(raw.decode("utf-8-sig")), []
-    except UnicodeDecodeError as error:
-        return None, [Problem("", f"the file is not UTF-8 text (byte {error.start})")]
-    except json.JSONDecodeError as error:
-        return None, [
-            Problem("", f"not JSON: {error.msg} at line {error.lineno} column {error.colno}")
-        ]
-
-
 def _as_importer(document, user):
     """The document with ``user`` as the event's organizer, unless the file's organizer
     already has that username (the same person moving their own event). A malformed file
@@ -185,10 +176,8 @@ def _as_importer(document, user):
             "first_name": user.first_name,
             "last_name": user.last_name,
         }
-        document["users"] = sorted(
-            [*users, row],
-            key=lambda r: r.get("username", "") if isinstance(r, dict) else "",
-        )
+        # Last, so a problem in the file's own rows keeps the path it has in the file.
+        document["users"] = [*users, row]
     return document
 
 
@@ -198,6 +187,11 @@ def import_as(document, user) -> ImportOutcome:
     here and ``user`` is not its organizer (importing would replace it);
     ``EventFileRejected`` with every problem otherwise refused (nothing written)."""
     policy.require(policy.can_create_event(user), "not_allowed", "sign in to import")
+    # NUL is named by its path in the file as uploaded (the importer's changes below move
+    # the staff rows); import_event checks again for its other callers.
+    problems = nul_problems(document)
+    if problems:
+        raise EventFileRejected(problems)
     if isinstance(document, dict) and isinstance(document.get("event"), dict):
         try:
             uid = uuid.UUID(str(document["event"].get("uid")))

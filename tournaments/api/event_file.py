@@ -11,7 +11,9 @@ are under way (``event_file_not_public`` before). An import is for anyone who ma
 events; the importer becomes the organizer unless the file's organizer has their
 username; a file of an event already here replaces it, for its organizer only
 (``not_organizer``). A refused file is a 400 ``event_file_rejected`` with every problem in
-``details.problems`` (``[{"path", "message"}]``), and nothing is written.
+``details.problems`` (``[{"path", "message"}]``), and nothing is written; NUL (U+0000) in
+an uploaded file is such a problem, with its JSON path (in a JSON body, the NUL middleware
+answers first: ``invalid_input`` with ``details.field``, config/nul.py).
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from ..event_file import EventFileRejected
+from ..event_file import EventFileRejected, read_document
 from ..services.errors import InvalidInput
 from ..views_event_file import (
     EVENT_FILE_MAX_BYTES,
     event_file_for,
     import_as,
-    read_document,
 )
 from .exports import OneObjectSchema
 from .views import EVENT_PK, EventScopedMixin, TournamentErrorsMixin, errors

@@ -17,6 +17,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
+from cardpool.names import BIDI_CONTROLS
 from decks.models import Format
 
 from .. import policy
@@ -34,6 +35,7 @@ from ..models import (
     Round,
 )
 from ..services import audit
+from .reading import nul_problems
 from .schema import EventFileRejected, Problem
 from .validation import validate
 
@@ -83,10 +85,51 @@ def _site_problems(document: dict) -> tuple[list[Problem], Format | None, dict[s
     return problems, fmt, infractions
 
 
+# The names a file gives that people are shown: the event's, and its users' (the username
+# others see, the name pages show, and the first and last names it is made of).
+USER_NAME_FIELDS = ("username", "display_name", "first_name", "last_name")
+
+
+def name_problems(document) -> list[Problem]:
+    """The shown names of ``document`` holding a bidirectional embedding, override or
+    isolate (U+202A–U+202E, U+2066–U+2069), with their JSON paths: refused as the event
+    form, the API and sign-up refuse them in an event name and a username
+    (``forms_event.NoBidiControls``). Reads a malformed file without failing (the schema
+    names what is wrong with it)."""
+    names: list[tuple[str, object]] = []
+    if isinstance(document, dict):
+        event, users = document.get("event"), document.get("users")
+        if isinstance(event, dict):
+            names.append(("event.name", event.get("name")))
+        for index, row in enumerate(users if isinstance(users, list) else ()):
+            if isinstance(row, dict):
+                names += [(f"users[{index}].{key}", row.get(key)) for key in USER_NAME_FIELDS]
+    problems = []
+    for path, value in names:
+        if not isinstance(value, str):
+            continue
+        found = next((char for char in value if char in BIDI_CONTROLS), None)
+        if found is not None:
+            problems.append(
+                Problem(
+                    path,
+                    _(
+                        "contains a character that changes the text direction "
+                        "(%(character)s); remove it."
+                    )
+                    % {"character": f"U+{ord(found):04X}"},
+                )
+            )
+    return problems
+
+
 def import_event(document: dict, *, actor=None) -> ImportOutcome:
     """Create the event of ``document``, or replace the contents of the event with its
     uid. Raises :class:`EventFileRejected` (every problem, nothing written) for a file that
     fails the schema, its consistency checks or this site's checks.
+
+    Refused first for NUL (U+0000) anywhere in the file, then for a shown name holding
+    a character that changes the text direction (:func:`name_problems`).
 
     Side effects: inactive placeholder accounts for usernames this site does not have;
     the event and everything in it; one ``event.imported`` audit entry by ``actor``.
@@ -95,7 +138,11 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
     ``NotAllowed`` (``not_manager``, ``login_required``), nothing written. Without one
     (the command), no permission is checked.
     """
-    problems = validate(document)
+    # NUL first: no database stores it alike, and the other checks would echo it.
+    problems = nul_problems(document)
+    if problems:
+        raise EventFileRejected(problems)
+    problems = name_problems(document) + validate(document)
     if problems:
         raise EventFileRejected(problems)
     problems, fmt, infractions = _site_problems(document)

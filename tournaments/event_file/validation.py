@@ -16,17 +16,21 @@ from functools import cache
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator, FormatChecker
 
+from config.nul import shown
+
 from .schema import Problem, load_schema
 
 
 def json_path(parts: Iterable) -> str:
-    """``["rounds", 2, "matches", 5, "player2"]`` → ``rounds[2].matches[5].player2``."""
+    """``["rounds", 2, "matches", 5, "player2"]`` → ``rounds[2].matches[5].player2`` (a
+    key holding NUL shown with ``\\u0000``: the path is shown and stored)."""
     text = ""
     for part in parts:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
+            part = shown(str(part))
+            text += f".{part}" if text else part
     return text
 
 

@@ -1,17 +1,16 @@
 """``manage.py import_event FILE``: recreate an event from its event file.
 
 Refuses a file with problems (all of them listed, each with its JSON path; exit status 1)
-and then writes nothing. A file whose event uid exists here replaces that event's
-contents (docs/event-file.md, "Importing").
+and then writes nothing: NUL (U+0000) anywhere in it too, as on the pages and the API.
+A file whose event uid exists here replaces that event's contents (docs/event-file.md,
+"Importing").
 """
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.event_file import EventFileRejected, import_event
+from tournaments.event_file import EventFileRejected, import_event, read_document
 
 
 class Command(BaseCommand):
@@ -23,11 +22,13 @@ class Command(BaseCommand):
     def handle(self, *args, file, **options):
         try:
             with open(file, "rb") as handle:
-                document = json.load(handle)
+                raw = handle.read()
         except OSError as exc:
             raise CommandError(f"{file}: cannot read: {exc.strerror}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file}: not valid JSON: {exc}") from None
+        # The pages' and the API's reading: UTF-8, no NUL byte (its line and column), JSON.
+        document, problems = read_document(raw)
+        if problems:
+            raise CommandError(f"{file}: not valid JSON: {problems[0]}") from None
         try:
             outcome = import_event(document)
         except EventFileRejected as exc:
