@@ -9,6 +9,7 @@ skip into a failure so a CI run cannot pass without the end-to-end test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 
@@ -68,21 +69,73 @@ def browser(_allow_database_calls_beside_playwright):
     manager.stop()
 
 
+# Every page reports what the Content-Security-Policy (config/csp.py) blocked: the
+# browser's securitypolicyviolation event, passed to Python through a binding (it
+# survives navigations, unlike a list in the page).
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolation({
+    page: document.location.href,
+    directive: event.effectiveDirective || event.violatedDirective,
+    blocked: event.blockedURI,
+    sample: event.sample,
+    source: event.sourceFile ? event.sourceFile + ":" + event.lineNumber : "",
+  });
+}, true);
+"""
+
+
+def csp_problem(record: dict) -> str:
+    where = f" ({record['source']})" if record.get("source") else ""
+    sample = f" {record['sample']!r}" if record.get("sample") else ""
+    return (
+        f"{record['page']}: {record['directive']} refused {record['blocked'] or 'inline'}"
+        f"{sample}{where}"
+    )
+
+
+def watch_csp(context, violations: list[str]) -> None:
+    """Collect the context's Content-Security-Policy violations into ``violations``: the
+    DOM event and Chromium's console message ("Refused to ... Content Security Policy")."""
+    context.expose_binding(
+        "__cspViolation", lambda source, record: violations.append(csp_problem(record))
+    )
+    context.add_init_script(CSP_LISTENER)
+
+    def on_console(message) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"{message.page.url if message.page else '?'}: {message.text}")
+
+    context.on("console", on_console)
+
+
 @pytest.fixture
 def new_page(browser, live_server):
     """``new_page()`` opens a page in a fresh browser context (its own cookies: one per
-    user), with the live server as base URL and English as the browser language."""
+    user), with the live server as base URL and English as the browser language.
+
+    A Content-Security-Policy violation on any page the test opened fails it at teardown,
+    naming the page and the directive; ``new_page.csp_violations`` is the list so far."""
     contexts = []
+    violations: list[str] = []
 
     def make(locale: str = "en-US"):
         context = browser.new_context(base_url=live_server.url, locale=locale)
         context.set_default_timeout(15_000)
+        watch_csp(context, violations)
         contexts.append(context)
         return context.new_page()
 
+    make.csp_violations = violations
     yield make
     for context in contexts:
+        for page in context.pages:  # deliver the reports still on their way
+            with contextlib.suppress(Exception):  # a crashed page has nothing to say
+                page.evaluate("0")
         context.close()
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(
+        dict.fromkeys(violations)
+    )
 
 
 @pytest.fixture
