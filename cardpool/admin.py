@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from config.jobs import JobProgressAdminMixin
 
 from .models import Card, CardMerge, CardSet, Game, ImportJob, Printing
-from .names import name_key
+from .names import bidi_problem, name_key
 from .services import create_import_job, unlimited_problem
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -115,6 +115,13 @@ class CardAdminForm(forms.ModelForm):
             "unlimited",
             "notes",
         ]
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        problem = bidi_problem(name)
+        if problem:  # as the card import refuses it (cardpool/importing.py)
+            raise forms.ValidationError(problem, code="bidi_control")
+        return name
 
     def clean(self):
         cleaned = super().clean()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from .models import COST_SYMBOLS, CardType, Element, Gender
-from .names import name_key, search_key
+from .names import bidi_problem, name_key, search_key
 
 FIELDS = (
     "name",
@@ -287,6 +287,9 @@ def _clean_row(
     if errors:
         return None, errors
     text = {key: unicodedata.normalize("NFC", value).strip() for key, value in raw.items()}
+    bidi = bidi_problem(text.get("name", ""))
+    if bidi:  # as the card admin refuses it (cardpool/admin.py)
+        errors.append(RowError(row, "name", bidi))
     for column in required:
         if not text.get(column):
             errors.append(RowError(row, column, _("is required but empty.")))

@@ -132,3 +132,18 @@ def has_bidi_controls(text: str) -> bool:
     """True when ``text`` holds a bidirectional embedding, override or isolate, which can
     make a name display as something other than what it is."""
     return any(char in BIDI_CONTROLS for char in text)
+
+
+def bidi_problem(text: str) -> str:
+    """Why ``text`` may not be a name people are shown, or "": a bidirectional embedding,
+    override or isolate in it (translated, naming the character). The card admin and the
+    card import refuse a card name with one (name identity, :func:`name_key`, ignores it),
+    the event file's import an event's or a user's name."""
+    found = next((char for char in text if char in BIDI_CONTROLS), None)
+    if found is None:
+        return ""
+    from django.utils.translation import gettext
+
+    return gettext(
+        "contains a character that changes the text direction (%(character)s); remove it."
+    ) % {"character": f"U+{ord(found):04X}"}

@@ -1,6 +1,8 @@
-"""Hostile card files (issue #15): JSON nested 100,000 deep, integers of 4,300+ digits and
-NUL characters are row errors (row, field, reason) — exit 1 from ``import_cards``, nothing
-written, the admin's job names the row — never a traceback or "row 0 — internal error"."""
+"""Hostile card files (issue #15): JSON nested 100,000 deep, integers of 4,300+ digits,
+NUL characters, and a name with a character that changes the text direction (refused as
+the card admin refuses it) are row errors (row, field, reason) — exit 1 from
+``import_cards``, nothing written, the admin's job names the row — never a traceback or
+"row 0 — internal error"."""
 
 import io
 import json
@@ -27,6 +29,7 @@ HUGE_LINE = f'{{"name": "ファイアボール", "set": "first", "card_type": "S
 NESTED_REASON = "nested too deeply; a card row is one flat JSON object {…}."
 HUGE_REASON = "'10000000000000000000…' is larger than 999."
 NUL_REASON = "contains a NUL character (U+0000), which cannot be stored."
+BIDI_REASON = "contains a character that changes the text direction (U+202E); remove it."
 
 
 def jsonl(*lines: str) -> bytes:
@@ -70,6 +73,18 @@ CASES = [
         ),
         [(3, "notes", NUL_REASON)],
         id="csv-nul",
+    ),
+    pytest.param(
+        "cards.jsonl",
+        jsonl(GOOD_LINE, json.dumps({**GOOD, "name": "スワティ\u202e", "text": "a\u202eb"})),
+        [(2, "name", BIDI_REASON)],
+        id="jsonl-bidi-name",
+    ),
+    pytest.param(
+        "cards.csv",
+        csv_bytes("name,set,card_type", "\u2067森原 さとみ\u2069,base,CHARACTER"),
+        [(2, "name", BIDI_REASON.replace("U+202E", "U+2067"))],
+        id="csv-bidi-name",
     ),
     pytest.param(
         "cards.jsonl",

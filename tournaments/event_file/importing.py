@@ -17,7 +17,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
-from cardpool.names import BIDI_CONTROLS
+from cardpool.names import bidi_problem
 from decks.models import Format
 
 from .. import policy
@@ -108,18 +108,9 @@ def name_problems(document) -> list[Problem]:
     for path, value in names:
         if not isinstance(value, str):
             continue
-        found = next((char for char in value if char in BIDI_CONTROLS), None)
-        if found is not None:
-            problems.append(
-                Problem(
-                    path,
-                    _(
-                        "contains a character that changes the text direction "
-                        "(%(character)s); remove it."
-                    )
-                    % {"character": f"U+{ord(found):04X}"},
-                )
-            )
+        problem = bidi_problem(value)
+        if problem:
+            problems.append(Problem(path, problem))
     return problems
 
 

@@ -61,12 +61,21 @@ class Command(BaseCommand):
                 f"{file}: cannot read: {exc.strerror}", returncode=EXIT_UNREADABLE
             ) from exc
         try:
-            return data.decode("utf-8-sig")
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise CommandError(
                 f"{file}: line {line} is not UTF-8 text", returncode=EXIT_UNREADABLE
             ) from None
+        nul = text.find("\x00")
+        if nul != -1:
+            # As the pages and the API, which refuse NUL in a decklist (config/nul.py).
+            line = text.count("\n", 0, nul) + 1
+            raise CommandError(
+                f"{file}: line {line} contains a NUL character (U+0000)",
+                returncode=EXIT_UNREADABLE,
+            )
+        return text
 
     def _print(self, report, language: str) -> None:
         count = len(report.violations)
