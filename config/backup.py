@@ -41,6 +41,7 @@ from pathlib import Path
 
 import environ
 from django.db import connections
+from django.db.utils import load_backend
 
 SQLITE = "django.db.backends.sqlite3"
 POSTGRESQL = "django.db.backends.postgresql"
@@ -242,29 +243,28 @@ def database_settings(url: str | None = None) -> dict:
 
 
 @contextlib.contextmanager
-def _attach(config: dict) -> Iterator[str]:
+def _attach(config: dict) -> Iterator:
+    """A Django connection of its own to the database ``config`` describes, closed after
+    the block. Not registered in ``django.db.connections``: the site's aliases stay as they
+    are."""
     alias = f"backup_{secrets.token_hex(4)}"
     # configure_settings fills in Django's defaults, and insists on a "default" entry.
     configured = connections.configure_settings(
         {"default": dict(connections.settings["default"]), alias: dict(config)}
-    )
-    connections.settings[alias] = configured[alias]
+    )[alias]
+    wrapper = load_backend(configured["ENGINE"]).DatabaseWrapper(configured, alias)
     try:
-        yield alias
+        yield wrapper
     finally:
-        with contextlib.suppress(Exception):
-            connections[alias].close()
-        with contextlib.suppress(AttributeError):
-            del connections[alias]
-        del connections.settings[alias]
+        wrapper.close()
 
 
 @contextlib.contextmanager
-def attached(url: str) -> Iterator[str]:
-    """Make the database ``url`` names usable as ``connections[alias]`` (and with the ORM's
-    ``.using(alias)``) for the block; yields the alias."""
-    with _attach(database_settings(url)) as alias:
-        yield alias
+def attached(url: str) -> Iterator:
+    """A Django database connection to the database ``url`` names, for the block (raw
+    cursors and :func:`table_fingerprints`)."""
+    with _attach(database_settings(url)) as wrapper:
+        yield wrapper
 
 
 # --- files ------------------------------------------------------------------------------
@@ -602,15 +602,15 @@ def restore(
 
 @contextlib.contextmanager
 def opened_backup(path: str | os.PathLike) -> Iterator[str]:
-    """The backup at ``path`` as a database alias for the block: a SQLite backup is opened
+    """A Django connection to the backup at ``path``, for the block: a SQLite backup is opened
     read-only where it is; a PostgreSQL one is restored into a scratch database on the
     site's server (the site's user needs CREATEDB), dropped afterwards."""
     source = Path(path).absolute()
     kind = backup_kind(source)
     if kind == "sqlite":
         _check_sqlite_backup(source)
-        with _attach({"ENGINE": SQLITE, "NAME": f"{source.as_uri()}?mode=ro"}) as alias:
-            yield alias
+        with _attach({"ENGINE": SQLITE, "NAME": f"{source.as_uri()}?mode=ro"}) as wrapper:
+            yield wrapper
         return
     config = database_settings()
     if config["ENGINE"] != POSTGRESQL:
@@ -630,8 +630,8 @@ def opened_backup(path: str | os.PathLike) -> Iterator[str]:
             ) from exc
     try:
         _pg_restore(source, scratch, force=False)
-        with _attach(scratch) as alias:
-            yield alias
+        with _attach(scratch) as wrapper:
+            yield wrapper
     finally:
         with _pg_connect(config) as conn:
             conn.autocommit = True
@@ -640,8 +640,8 @@ def opened_backup(path: str | os.PathLike) -> Iterator[str]:
 
 def fingerprints_of_backup(path: str | os.PathLike) -> dict[str, Fingerprint]:
     """:func:`table_fingerprints` of what the backup at ``path`` holds."""
-    with opened_backup(path) as alias:
-        return table_fingerprints(connections[alias])
+    with opened_backup(path) as wrapper:
+        return table_fingerprints(wrapper)
 
 
 def fingerprints_of_database(database_url: str | None = None) -> dict[str, Fingerprint]:
@@ -649,9 +649,9 @@ def fingerprints_of_database(database_url: str | None = None) -> dict[str, Finge
     names."""
     if database_url is None:
         return table_fingerprints(connections["default"])
-    with attached(database_url) as alias:
+    with attached(database_url) as wrapper:
         try:
-            return table_fingerprints(connections[alias])
+            return table_fingerprints(wrapper)
         except Exception as exc:
             if isinstance(exc, BackupError):
                 raise
