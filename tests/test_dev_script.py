@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -134,3 +135,48 @@ def test_lan_addresses_are_never_loopback_or_unspecified():
     for address in lan.lan_addresses():
         assert not address.startswith("127.")
         assert address != "0.0.0.0"
+
+
+@pytest.mark.parametrize("command", ["backup", "restore"])
+def test_backup_and_restore_need_the_backup_file(command):
+    result = run(command)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"dev: {command} takes the backup file, e.g. ./dev {command} backups/site.backup\n"
+    )
+
+
+def test_backup_then_restore_into_a_new_sqlite_file(tmp_path):
+    """./dev backup FILE and ./dev restore FILE run manage.py backup_site and restore_site
+    on the site's database (DATABASE_URL), without installing anything."""
+    site = tmp_path / "site.sqlite3"
+    with sqlite3.connect(site) as conn:
+        conn.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app TEXT)")
+        conn.execute("INSERT INTO django_migrations (app) VALUES ('tournaments')")
+    conn.close()
+    environment = {**os.environ, "DATABASE_URL": f"sqlite:///{site}"}
+
+    def dev(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["sh", str(DEV), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            env=environment,
+        )
+
+    saved = dev("backup", str(tmp_path / "site.backup"))
+    assert saved.returncode == 0, saved.stderr
+    assert saved.stdout.startswith(f"Backed up to {tmp_path / 'site.backup'} (")
+
+    refused = dev("restore", str(tmp_path / "site.backup"))
+    assert refused.returncode == 1
+    assert f"The database {site} is not empty (1 tables)." in refused.stderr
+
+    copy = tmp_path / "copy.sqlite3"
+    restored = dev("restore", str(tmp_path / "site.backup"), "--database-url", f"sqlite:///{copy}")
+    assert restored.returncode == 0, restored.stderr
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("SELECT app FROM django_migrations").fetchall() == [("tournaments",)]
+    conn.close()
