@@ -310,8 +310,12 @@ def _temporary_next_to(destination: Path) -> Iterator[Path]:
                 leftover.unlink()
 
 
-def _finish(temporary: Path, destination: Path) -> None:
-    """Flush ``temporary`` to disk and put it in place under ``destination``'s name."""
+def _finish(temporary: Path, destination: Path, *, private: bool = False) -> None:
+    """Flush ``temporary`` to disk and put it in place under ``destination``'s name;
+    ``private``: readable by its owner only (a backup holds password hashes, e-mail
+    addresses and webhook secrets)."""
+    if private:
+        temporary.chmod(0o600)
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, destination)
@@ -376,7 +380,7 @@ def _sqlite_backup(config: dict, destination: Path) -> None:
                 target.close()
             if result != "ok":
                 raise BackupError(f"The copy of {source_path} failed its check: {result}.")
-            _finish(temporary, destination)
+            _finish(temporary, destination, private=True)
     finally:
         source.close()
 
@@ -513,7 +517,7 @@ def _pg_backup(config: dict, destination: Path) -> None:
             config,
             "pg_dump",
         )
-        _finish(temporary, destination)
+        _finish(temporary, destination, private=True)
 
 
 def _check_pg_backup(path: Path, config: dict) -> None:

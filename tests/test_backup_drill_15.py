@@ -157,6 +157,7 @@ def test_a_backup_restored_into_a_new_database_has_every_table_and_row(tmp_path,
     assert backup.backup(path) == path
     assert backup.backup_kind(path) == ("postgresql" if ON_POSTGRES else "sqlite")
     assert [p.name for p in tmp_path.iterdir()] == ["site.backup"]  # no temporary left
+    assert path.stat().st_mode & 0o777 == 0o600  # password hashes, e-mails, secrets
     source = backup.table_fingerprints(connection)
     assert {table for table, fp in source.items() if fp.rows} >= FILLED_TABLES
 
