@@ -263,7 +263,11 @@ def _attach(config: dict) -> Iterator:
 def attached(url: str) -> Iterator:
     """A Django database connection to the database ``url`` names, for the block (raw
     cursors and :func:`table_fingerprints`)."""
-    with _attach(database_settings(url)) as wrapper:
+    config = database_settings(url)
+    if config["ENGINE"] == SQLITE and not Path(config["NAME"]).exists():
+        # Django would create an empty file and compare against nothing.
+        raise BackupError(f"The database file {config['NAME']} does not exist.")
+    with _attach(config) as wrapper:
         yield wrapper
 
 

@@ -295,10 +295,16 @@ def test_restore_refuses_a_database_that_is_not_empty(tmp_path, new_database):
     # --force replaces the contents: a row added since is gone again.
     with backup.attached(new_database) as restored_db, restored_db.cursor() as cursor:
         cursor.execute("INSERT INTO auth_group (name) VALUES ('late')")
-    backup.restore(path, database_url=new_database, force=True)
+    out = _call("restore_site", str(path), database_url=new_database, force=True, verify=True)
+    source = backup.table_fingerprints(connection)
     with backup.attached(new_database) as restored_db:
         restored = backup.table_fingerprints(restored_db)
-    assert backup.compare_fingerprints(backup.table_fingerprints(connection), restored) == []
+    assert backup.compare_fingerprints(source, restored) == []
+    assert out.splitlines()[0] == f"Restored {path} into {new_database}."
+    assert out.splitlines()[-1] == (
+        f"The backup and the restored database match: {len(source)} tables, "
+        f"{sum(fp.rows for fp in source.values()):,} rows."
+    )
 
 
 def test_restore_refuses_a_missing_file_and_a_file_that_is_no_backup(tmp_path, new_database):
@@ -327,6 +333,17 @@ def test_restore_refuses_a_missing_file_and_a_file_that_is_no_backup(tmp_path, n
     )
     with pytest.raises(CommandError, match="does not exist"):
         _call("restore_site", str(tmp_path / "nowhere.backup"), database_url=new_database)
+
+
+def test_verify_refuses_a_sqlite_database_that_does_not_exist(tmp_path):
+    small_site()
+    path = tmp_path / "site.backup"
+    backup.backup(path)
+    missing = tmp_path / "typo.sqlite3"
+    with pytest.raises(CommandError) as failure:
+        _call("verify_backup", str(path), database_url=f"sqlite:///{missing}")
+    assert str(failure.value) == f"The database file {missing} does not exist."
+    assert not missing.exists()
 
 
 def test_a_backup_of_the_other_backend_is_refused(tmp_path, new_database):
