@@ -1,10 +1,10 @@
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, viewsets
 from rest_framework.permissions import AllowAny
 
 from rules.selectors import cards_with_rules, current_card_text
 
-from .models import Card, Printing
+from .models import COST_SYMBOLS, Card, Printing
 from .selectors import CardFilter
 
 
@@ -18,6 +18,12 @@ class PrintingSerializer(serializers.ModelSerializer):
         fields = ["set", "set_name", "is_beta", "number", "rarity", "text"]
 
 
+@extend_schema_field({"type": "string", "pattern": f"^[{COST_SYMBOLS}]*$", "maxLength": 20})
+class CostField(serializers.CharField):
+    """A card's cost in the schema: one string that may be empty (the model field's
+    ``blank`` would otherwise be a second, overlapping ``oneOf`` branch for "")."""
+
+
 class CardSerializer(serializers.ModelSerializer):
     game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     current_text = serializers.SerializerMethodField(
@@ -25,6 +31,10 @@ class CardSerializer(serializers.ModelSerializer):
         "(rule 1−2−1)."
     )
     printings = PrintingSerializer(many=True, read_only=True)
+    cost = CostField(
+        read_only=True,
+        help_text="Element symbols, e.g. 火火 or 全全全; empty when unknown.",
+    )
 
     class Meta:
         model = Card

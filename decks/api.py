@@ -58,7 +58,12 @@ class ReportSerializer(serializers.Serializer):
 class DeckEntrySerializer(serializers.Serializer):
     card = serializers.CharField(source="card.name")
     card_id = serializers.IntegerField()
-    printing_set = serializers.CharField(source="printing_set.code", default=None)
+    printing_set = serializers.CharField(
+        source="printing_set.code",
+        default=None,
+        allow_null=True,
+        help_text="Set code of a chosen printing; null when any printing will do.",
+    )
     count = serializers.IntegerField()
     section = serializers.CharField()
 

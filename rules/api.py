@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
 from cardpool.models import Game
+from tournaments.api.schema import OneObjectSchema
 
 from .messages import describe_flag
 from .models import Section
@@ -68,6 +69,8 @@ class RulesSearchViewSet(viewsets.ViewSet):
     """Ranked search over rulebook sections, rulings and cards."""
 
     permission_classes = [AllowAny]
+    # The router's "list" route, but it answers one object: a page of hits with counts.
+    schema = OneObjectSchema()
 
     @extend_schema(
         summary="Search the rules",
@@ -144,7 +147,7 @@ class SectionRefSerializer(serializers.ModelSerializer):
 class SectionSerializer(serializers.ModelSerializer):
     game = serializers.CharField(source="document.game.slug")
     document = serializers.SerializerMethodField()
-    parent = SectionRefSerializer(read_only=True)
+    parent = SectionRefSerializer(read_only=True, allow_null=True, help_text="Null at the top.")
     children = SectionRefSerializer(many=True, read_only=True)
     review = serializers.SerializerMethodField(
         help_text="Why a judge should check this section against the original."

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
@@ -27,6 +26,7 @@ from ..models import ExportFormat, ExportJob, ExportKind, Round
 from ..services.errors import Conflict
 from ..views_exports import file_response
 from .limits import ModelIntegerField
+from .schema import OneObjectSchema
 from .views import EVENT_PK, TournamentErrorsMixin, errors
 
 # --- serializers -------------------------------------------------------------------------
@@ -112,23 +112,22 @@ FILE_DESCRIPTION = (
     "objects) or XLSX. In CSV and XLSX a text cell starting with `=`, `+`, `-`, `@`, tab "
     "or carriage return gets a leading `'` (no formula runs); JSON keeps values unchanged."
 )
+# JSON is a list of objects (one per row, the columns as keys), not an opaque file.
+JSON_ROWS = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
 FILE_RESPONSES = {
-    (200, media_type): OpenApiResponse(OpenApiTypes.BINARY, description=FILE_DESCRIPTION)
-    for media_type in ("text/csv", "application/json", exports.CONTENT_TYPES[ExportFormat.XLSX])
+    (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description=FILE_DESCRIPTION),
+    (200, "application/json"): OpenApiResponse(JSON_ROWS, description=FILE_DESCRIPTION),
+    (200, exports.CONTENT_TYPES[ExportFormat.XLSX]): OpenApiResponse(
+        OpenApiTypes.BINARY, description=FILE_DESCRIPTION
+    ),
 }
-
-
-class OneObjectSchema(AutoSchema):
-    """The export route is the router's "list" of its viewset, but answers one object."""
-
-    def _is_list_view(self, serializer=None) -> bool:
-        return False
 
 
 @extend_schema(tags=["exports"])
 class ExportViewSet(TournamentErrorsMixin, viewsets.ViewSet):
     permission_classes = [IsAuthenticatedOrReadOnly]
     content_negotiation_class = ExportNegotiation
+    # The export route is the router's "list" of its viewset, but answers one object.
     schema = OneObjectSchema()
 
     @extend_schema(

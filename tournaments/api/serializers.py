@@ -28,6 +28,7 @@ from ..models import (
     Infraction,
     LateEntryPolicy,
     Match,
+    MatchOutcome,
     Penalty,
     PenaltyKind,
     Registration,
@@ -174,6 +175,12 @@ class MatchSerializer(serializers.ModelSerializer):
     )
     reported_by = serializers.IntegerField(
         source="reported_by_id", read_only=True, allow_null=True, help_text="Registration id."
+    )
+    outcome = serializers.ChoiceField(
+        choices=MatchOutcome.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="Empty until the result is in.",
     )
 
     class Meta:
@@ -371,11 +378,16 @@ class PenaltySerializer(serializers.Serializer):
         source="infraction_name", help_text="In the reader's language when from the list."
     )
     infraction_code = serializers.CharField(
-        source="infraction_ref.code", default=None, help_text="None for a written infraction."
+        source="infraction_ref.code",
+        default=None,
+        allow_null=True,
+        help_text="Null for a written infraction.",
     )
     suggested_kind = serializers.CharField(help_text="Empty for a written infraction.")
     note = serializers.CharField()
-    round = serializers.IntegerField(source="round.number", default=None)
+    round = serializers.IntegerField(
+        source="round.number", default=None, allow_null=True, help_text="Null outside a round."
+    )
     match = serializers.IntegerField(source="match_id", allow_null=True)
     judge = serializers.CharField(source="judge.username")
     created_at = serializers.DateTimeField()
@@ -686,7 +698,9 @@ class DeckCheckSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     registration = serializers.IntegerField(source="registration_id")
     player = serializers.CharField(source="registration.player.username")
-    round = serializers.IntegerField(source="round.number", default=None)
+    round = serializers.IntegerField(
+        source="round.number", default=None, allow_null=True, help_text="Null outside a round."
+    )
     judge = serializers.CharField(source="judge.username")
     method = serializers.CharField(help_text="`count` (per card) or `paste`.")
     ok = serializers.BooleanField(

@@ -47,6 +47,7 @@ from ..services.clock import MAX_EXTENSION_MINUTES
 from ..services.errors import DeckIllegal, InvalidInput, TournamentError
 from . import pages
 from . import serializers as s
+from .limits import MAX_ID
 
 # --- errors: the one place that maps exceptions to responses ---------------------------
 
@@ -93,6 +94,15 @@ def exception_handler(exc, context):
         return None
     set_rollback()
     return response
+
+
+def event_id(raw) -> int:
+    """The event id in a URL, or Http404: not a number, or past the largest id (the
+    database's integer would overflow, a 500)."""
+    raw = str(raw)
+    if not raw.isdecimal() or int(raw) > MAX_ID:
+        raise Http404
+    return int(raw)
 
 
 class TournamentErrorsMixin:
@@ -329,9 +339,7 @@ class EventViewSet(TournamentErrorsMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        if not str(pk).isdecimal():
-            raise Http404
-        event, _access = selectors.viewed_event(request.user, int(pk))
+        event, _access = selectors.viewed_event(request.user, event_id(pk))
         revision = snapshots.revision_of(event).standings
 
         def snapshot() -> snapshots.StandingsSnapshot:
@@ -404,11 +412,10 @@ class EventScopedMixin(TournamentErrorsMixin):
     def load_event(self) -> Event:
         if not hasattr(self, "_event"):
             user = self.request.user
-            raw_pk = str(self.kwargs["event_pk"])
-            if not raw_pk.isdecimal():
-                raise Http404
             # The event, its revision and the caller's access in one query.
-            self._event, self._access = selectors.viewed_event(user, int(raw_pk))
+            self._event, self._access = selectors.viewed_event(
+                user, event_id(self.kwargs["event_pk"])
+            )
         return self._event
 
     @property

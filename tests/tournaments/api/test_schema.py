@@ -169,3 +169,56 @@ def test_schema_generates_without_warnings(db):
     assert warnings == {}
     assert errors == {}
     validate_schema(schema)
+
+
+def test_nullable_and_blank_fields_are_documented(schema):
+    components = schema["components"]["schemas"]
+    for component, field in [
+        ("Penalty", "round"),
+        ("Penalty", "infraction_code"),
+        ("DeckCheck", "round"),
+        ("DeckEntry", "printing_set"),
+        ("Section", "parent"),
+    ]:
+        prop = components[component]["properties"][field]
+        assert prop.get("nullable") is True, (component, field, prop)
+    outcome = components["Match"]["properties"]["outcome"]
+    assert outcome["oneOf"] == [
+        {"$ref": "#/components/schemas/OutcomeEnum"},
+        {"$ref": "#/components/schemas/BlankEnum"},
+    ]
+    # One string schema for a card's cost: "" matched both branches of the old oneOf.
+    cost = components["Card"]["properties"]["cost"]
+    assert cost["type"] == "string"
+    assert "oneOf" not in cost
+
+
+def test_search_and_json_export_document_what_they_answer(schema):
+    search = schema["paths"]["/api/v1/rules/search/"]["get"]["responses"]["200"]
+    assert search["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/SearchResponse"
+    }
+    for path in ("/api/v1/events/{event_pk}/export/", "/api/v1/export-jobs/{id}/download/"):
+        content = schema["paths"][path]["get"]["responses"]["200"]["content"]
+        assert content["application/json"]["schema"]["type"] == "array", path
+        assert content["text/csv"]["schema"] == {"type": "string", "format": "binary"}, path
+
+
+def test_every_operation_documents_the_errors_any_request_may_get(schema):
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            # Any request may carry a bad token.
+            assert "401" in responses, (method, path)
+            if "{" in path:
+                assert "404" in responses, (method, path)
+            if "requestBody" in operation:
+                assert {"400", "415"} <= set(responses), (method, path)
+            if method != "get" or path.startswith("/api/v1/events/"):
+                assert "403" in responses, (method, path)
+            for code, response in responses.items():
+                if code >= "400":
+                    content = response["content"]["application/json"]["schema"]
+                    assert content == {"$ref": ERROR_REF}, (method, path, code)
+    cards = schema["paths"]["/api/v1/cards/{id}/"]["get"]["responses"]
+    assert "403" not in cards  # public, outside the events: no token limit applies

@@ -1,0 +1,296 @@
+"""The API answers as its OpenAPI schema says: Schemathesis generates requests for every
+operation of ``/api/schema/`` and sends them, in-process, as three callers (anonymous, a
+player registered in a running event with a deck, and that event's organizer), each
+example in a rolled-back savepoint so that every one starts from the same event.
+
+Checks: no server error, every response valid against the documented schema, every status
+code and content type documented. Path parameters are either generated or (most of the
+time) real ids of the event, its rounds, matches, registrations, penalties, staff, deck
+checks, export job, the player's deck, cards and rules sections, so the operations get
+past their 404s. ``MAX_EXAMPLES`` per operation and caller, derandomized: the same
+requests every run, sized for CI (it runs on SQLite and on PostgreSQL with the suite).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.cache import caches
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections, transaction
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from decks.services import save_deck
+from rules.models import RulesDocument, Section
+from tests.decks.conftest import LEGAL_DECK, cards, crossover, formats, sets  # noqa: F401
+from tests.tournaments.conftest import (  # noqa: F401
+    co_organizer,
+    event_after_round_3,
+    judge,
+    make_players,
+    organizer,
+    staffed_event,
+)
+from tests.tournaments.factories import UserFactory, new_event, open_event
+from tournaments import exports, services, snapshots
+from tournaments.models import EventStaff, ExportJob, Match
+from tournaments.services import deck_checks
+from tournaments.tokens import create_token
+
+# Examples per operation and caller (62 operations x 3 callers): valid requests, and
+# requests that break the schema (which must get a documented 4xx, never a 500).
+MAX_EXAMPLES = {GenerationMode.POSITIVE: 15, GenerationMode.NEGATIVE: 6}
+CHECKS = [
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+    content_type_conformance,
+]
+
+
+@pytest.fixture
+def wsgi_app():
+    """Django's WSGI application on the test's own database connection: as Django's test
+    client does, requests do not close the connection (that would end the test's
+    transaction)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield get_wsgi_application()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+
+
+@dataclass
+class World:
+    callers: dict[str, dict[str, str]]
+    # Path parameter name -> real values, per path prefix (see ``real_path_parameters``).
+    ids: dict[str, list[int]] = field(default_factory=dict)
+
+
+def _rules_sections(game) -> list[int]:
+    document = RulesDocument.objects.create(
+        game=game,
+        series="rules",
+        title="Basic Rules",
+        version="2.02",
+        is_current=True,
+        style="crossover",
+        checksum="0" * 64,
+    )
+    top = Section.objects.create(
+        document=document, number="1", number_key="1", title="Game", body="Text.", order=1
+    )
+    child = Section.objects.create(
+        document=document,
+        number="1-1",
+        number_key="1.1",
+        title="Players",
+        body="Two players.",
+        order=2,
+        level=2,
+        parent=top,
+    )
+    return [top.pk, child.pk]
+
+
+@pytest.fixture
+def world(event_after_round_3, organizer, judge, crossover, cards, settings):  # noqa: F811
+    fixture = event_after_round_3
+    event = fixture.event
+    player = fixture.players[0]
+    round_4 = services.generate_round(event, actor=organizer)
+    services.publish_round(round_4, actor=organizer)
+    deck_check = deck_checks.record_deck_check(
+        fixture.registrations[1], actor=judge, counted_text=LEGAL_DECK
+    )
+    open_one = open_event(organizer, crossover, name="Summer Open")
+    draft = new_event(organizer, crossover, name="Autumn Open")
+    deck, _report = save_deck(owner=player, fmt=crossover, name="Mine", text=LEGAL_DECK)
+    settings.EXPORT_SYNC_LIMIT = 1
+    job = exports.export(player, event, kind="standings", file_format="csv")
+    assert isinstance(job, ExportJob)
+    del settings.EXPORT_SYNC_LIMIT
+    outsider = UserFactory(username="schema-outsider")
+    callers = {
+        "anonymous": {},
+        "player": {"Authorization": f"Bearer {_token(player)}"},
+        "organizer": {"Authorization": f"Bearer {_token(organizer)}"},
+        "outsider": {"Authorization": f"Bearer {_token(outsider)}"},
+    }
+    ids = {
+        "event": [event.pk, open_one.pk, draft.pk],
+        "registration": [r.pk for r in fixture.registrations],
+        "match": list(Match.objects.filter(round__event=event).values_list("pk", flat=True)),
+        "round": [round_.number for round_ in event.rounds.all()],
+        "penalty": [fixture.warning.pk],
+        "staff": list(EventStaff.objects.filter(event=event).values_list("pk", flat=True)),
+        "deck-check": [deck_check.pk],
+        "export-job": [job.pk],
+        "deck": [deck.pk],
+        "card": [card.pk for card in cards.values()],
+        "section": _rules_sections(crossover.game),
+    }
+    return World(callers=callers, ids=ids)
+
+
+def _token(user) -> str:
+    return create_token(user, name="schemathesis", scope="write").secret
+
+
+NESTED = {
+    "registrations": "registration",
+    "matches": "match",
+    "rounds": "round",
+    "penalties": "penalty",
+    "decklists": "registration",
+    "staff": "staff",
+    "deck-checks": "deck-check",
+}
+TOP = {
+    "events": "event",
+    "export-jobs": "export-job",
+    "decks": "deck",
+    "cards": "card",
+    "sections": "section",
+}
+
+
+def real_path_parameters(path: str, world: World) -> list[dict]:
+    """Every combination of real ids for the path's parameters (the nested ones in the
+    first event, the one with rounds)."""
+    parts = path.strip("/").split("/")
+    combos: list[dict] = [{}]
+    for before, part in itertools.pairwise(parts):
+        if not part.startswith("{"):
+            continue
+        name = part.strip("{}")
+        if name == "event_pk":
+            values = world.ids["event"][:1]
+        else:
+            kind = NESTED.get(before) if "{event_pk}" in path else TOP.get(before)
+            values = world.ids[kind]
+        combos = [{**combo, name: value} for combo in combos for value in values]
+    return [combo for combo in combos if combo]
+
+
+def _strategy(operation, world: World, mode: GenerationMode):
+    generated = operation.as_strategy(generation_mode=mode)
+    real = real_path_parameters(operation.path, world)
+    if not real:
+        return generated
+    with_real = [
+        operation.as_strategy(generation_mode=mode, path_parameters=values) for values in real
+    ]
+    # Real ids first: Hypothesis leans to the first branches, so most examples reach
+    # past the 404s, and some are generated ids.
+    return st.one_of(*with_real, generated)
+
+
+def forget_caches() -> None:
+    for cache in caches.all():
+        cache.clear()
+    snapshots.forget_engine_standings()
+
+
+def run_operation(operation, headers: dict, world: World, mode, failures: dict) -> int:
+    calls = 0
+
+    @settings(
+        max_examples=MAX_EXAMPLES[mode],
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=_strategy(operation, world, mode))
+    def test(case):
+        nonlocal calls
+        calls += 1
+        with transaction.atomic():
+            try:
+                # Werkzeug's test client does not decode Content-Encoding as an HTTP
+                # client does: ask for the body as it is (the gzip middleware honours it).
+                response = case.call(headers={**headers, "Accept-Encoding": "identity"})
+                case.validate_response(response, checks=CHECKS, headers=headers)
+            except FailureGroup as group:
+                request = response.request
+                sent = f"{request.method} {request.url} {request.body!r:.300}"
+                for failure in group.exceptions:
+                    key = (operation.label, failure.title, failure.message[:600])
+                    failures.setdefault(key, sent)
+            finally:
+                # Every example starts from the same event: its changes are rolled back,
+                # and so are the caches that may hold them (as between tests).
+                transaction.set_rollback(True)
+                forget_caches()
+
+    test()
+    return calls
+
+
+@pytest.mark.django_db
+def test_every_operation_matches_the_schema(world, wsgi_app):
+    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", wsgi_app)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 60
+    failures: dict = {}
+    calls = Counter()
+    started = time.monotonic()
+    for caller in ("anonymous", "player", "organizer"):
+        for operation in operations:
+            for mode in MAX_EXAMPLES:
+                headers = world.callers[caller]
+                calls[caller] += run_operation(operation, headers, world, mode, failures)
+    elapsed = time.monotonic() - started
+    report = "\n\n".join(
+        f"{label}: {title}\n{message}\nRequest: {sent}"
+        for (label, title, message), sent in sorted(failures.items())
+    )
+    print(f"{sum(calls.values())} requests in {elapsed:.1f}s, {len(failures)} failures")
+    assert not failures, f"{len(failures)} failures:\n\n{report}"
+
+
+# --- what the run found, as plain tests -----------------------------------------------
+
+PAST_THE_LARGEST_ID = str(2**63)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "{pk}/standings/",
+        "{pk}/registrations/",
+        "{pk}/rounds/",
+        "{pk}/rounds/1/pairings/",
+        "{pk}/matches/1/",
+        "{pk}/decklists/",
+        "{pk}/penalties/",
+        "{pk}/event-file/",
+    ],
+)
+def test_an_event_id_past_the_largest_is_not_found(db, client, path):
+    """An event id larger than the database's integer was a 500 (OverflowError on
+    SQLite, out of range on PostgreSQL) on every route under an event."""
+    response = client.get("/api/v1/events/" + path.format(pk=PAST_THE_LARGEST_ID))
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "not found", "details": {}}
+    largest = client.get("/api/v1/events/" + path.format(pk=2**63 - 1))
+    assert largest.status_code == 404
