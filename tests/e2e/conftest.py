@@ -5,6 +5,9 @@ The browser is the system one (``/usr/bin/chromium``, Debian package ``chromium`
 ``./dev test`` installs it when it may), never a downloaded build. Without it these
 tests are skipped with the reason, unless ``REQUIRE_BROWSER=1`` (CI), which turns the
 skip into a failure so a CI run cannot pass without the end-to-end test.
+
+Every browser context the tests open reports Content-Security-Policy violations
+(config/csp.py); one fails the test, naming the page and the directive.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ def browser(_allow_database_calls_beside_playwright):
     manager = sync_playwright().start()
     # --no-sandbox: CI runs as root, where Chromium refuses its sandbox.
     browser = manager.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
-    yield browser
+    yield WatchedBrowser(browser)
     browser.close()
     manager.stop()
 
@@ -109,33 +112,58 @@ def watch_csp(context, violations: list[str]) -> None:
     context.on("console", on_console)
 
 
+class WatchedBrowser:
+    """The session's browser, whose every new context (``new_page``'s and those a test
+    makes itself) reports its violations to the running test's ``violations``."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        watch_csp(context, self.violations)
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violation(request):
+    """A Content-Security-Policy violation on any page a browser test opened fails it at
+    teardown, naming the page and the directive."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    violations = request.getfixturevalue("browser").violations
+    violations.clear()
+    yield
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(
+        dict.fromkeys(violations)
+    )
+
+
 @pytest.fixture
 def new_page(browser, live_server):
     """``new_page()`` opens a page in a fresh browser context (its own cookies: one per
     user), with the live server as base URL and English as the browser language.
-
-    A Content-Security-Policy violation on any page the test opened fails it at teardown,
-    naming the page and the directive; ``new_page.csp_violations`` is the list so far."""
+    ``new_page.csp_violations``: the Content-Security-Policy violations so far."""
     contexts = []
-    violations: list[str] = []
 
     def make(locale: str = "en-US"):
         context = browser.new_context(base_url=live_server.url, locale=locale)
         context.set_default_timeout(15_000)
-        watch_csp(context, violations)
         contexts.append(context)
         return context.new_page()
 
-    make.csp_violations = violations
+    make.csp_violations = browser.violations
     yield make
     for context in contexts:
         for page in context.pages:  # deliver the reports still on their way
             with contextlib.suppress(Exception):  # a crashed page has nothing to say
                 page.evaluate("0")
         context.close()
-    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(
-        dict.fromkeys(violations)
-    )
 
 
 @pytest.fixture
