@@ -26,6 +26,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
@@ -294,3 +295,30 @@ def test_an_event_id_past_the_largest_is_not_found(db, client, path):
     assert response.json() == {"code": "not_found", "message": "not found", "details": {}}
     largest = client.get("/api/v1/events/" + path.format(pk=2**63 - 1))
     assert largest.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        # Tokyo's offset had seconds before 1888: "+09:18:59" is no RFC 3339 time.
+        ("1078-02-24T20:08:40+12:12", "give a time from 2000 to 8999"),
+        ("1999-12-31T23:59:59Z", "give a time from 2000 to 8999"),
+        ("9000-01-01T00:00:00Z", "give a time from 2000 to 8999"),
+        ("9999-12-31T23:59:59-12:00", "Datetime value out of range."),
+        ("2026-05-01T10:00:00+09:00", None),
+    ],
+)
+@pytest.mark.django_db
+def test_event_times_are_years_2000_to_8999(request, value, error):
+    fixture = request.getfixturevalue("event_after_round_3")
+    client = APIClient()
+    client.force_login(fixture.organizer)
+    response = client.patch(
+        f"/api/v1/events/{fixture.event.pk}/", {"decklists_public_from": value}, format="json"
+    )
+    if error is None:
+        assert response.status_code == 200, response.content
+        assert response.json()["decklists_public_from"] == "2026-05-01T10:00:00+09:00"
+    else:
+        assert response.status_code == 400
+        assert response.json()["details"]["fields"]["decklists_public_from"] == [error]

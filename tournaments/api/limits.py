@@ -5,6 +5,8 @@ input serializer and compares these limits with the models."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from rest_framework import serializers
@@ -53,3 +55,24 @@ class ModelIntegerField(serializers.IntegerField):
 def id_field(**kwargs) -> serializers.IntegerField:
     """An object id given as input (looked up, not written)."""
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+# Times an event may be given: before 2000 some time zones' offsets had seconds
+# (Asia/Tokyo's was +09:18:59 until 1888), which RFC 3339 cannot write, and near year
+# 9999 a zone's offset would overflow the datetime (both were answers outside the schema).
+EARLIEST_TIME = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+LATEST_TIME = dt.datetime(9000, 1, 1, tzinfo=dt.UTC)
+
+
+class EventTimeField(serializers.DateTimeField):
+    """A time of an event's settings: from 2000 to 8999 (UTC)."""
+
+    default_error_messages = {
+        "out_of_range": "give a time from 2000 to 8999",
+    }
+
+    def to_internal_value(self, value):
+        value = super().to_internal_value(value)
+        if not EARLIEST_TIME <= value < LATEST_TIME:
+            self.fail("out_of_range")
+        return value

@@ -43,6 +43,7 @@ from .limits import (
     DECKLIST_CHARS,
     NOTE_CHARS,
     REASON_CHARS,
+    EventTimeField,
     ModelCharField,
     ModelIntegerField,
     id_field,
@@ -437,9 +438,13 @@ class EventSettingsFields(StrictInputSerializer):
         required=False, help_text="Decklists are checked as of this date. Draft events only."
     )
     capacity = ModelIntegerField(Event, "capacity", required=False, help_text="At least 2.")
-    registration_deadline = serializers.DateTimeField(required=False, allow_null=True)
-    decklist_deadline = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="Decklists lock at this time."
+    registration_deadline = EventTimeField(
+        required=False, allow_null=True, help_text="From 2000 to 8999."
+    )
+    decklist_deadline = EventTimeField(
+        required=False,
+        allow_null=True,
+        help_text="Decklists lock at this time (from 2000 to 8999).",
     )
     swiss_rounds = ModelIntegerField(
         Event,
@@ -459,8 +464,10 @@ class EventSettingsFields(StrictInputSerializer):
     )
     swiss_timeout_policy = TimeoutPolicyField(required=False)
     top_cut_timeout_policy = TimeoutPolicyField(required=False)
-    decklists_public_from = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="Null: decklists stay private."
+    decklists_public_from = EventTimeField(
+        required=False,
+        allow_null=True,
+        help_text="Null: decklists stay private (from 2000 to 8999).",
     )
     allow_reentry = serializers.BooleanField(required=False)
     late_entry_policy = _choices(LateEntryPolicy)
