@@ -156,12 +156,14 @@ def job_task(name: str) -> Callable:
             if run(job_id) is not None or self.request.is_eager:
                 return
             [model] = [m for m in tracked_job_models() if m.task_name == name]
-            if model.objects.filter(pk=job_id, status=JobStatus.RUNNING).exists():
+            running = model.objects.filter(pk=job_id, status=JobStatus.RUNNING)
+            for beat in running.values_list("heartbeat_at", flat=True):
                 # A redelivery (a killed pool child's requeued task, RabbitMQ after a dead
                 # worker) while the job's heartbeat is still fresh: its worker may be
-                # alive, or died just now. Look again once the lease has run out; a
-                # finished job ends this.
-                raise self.retry(countdown=HEARTBEAT_LEASE.total_seconds() + 1)
+                # alive, or died just now. Look again once the lease has run out (a
+                # second after); a finished job ends this.
+                left = (beat + HEARTBEAT_LEASE - timezone.now()).total_seconds() if beat else 0
+                raise self.retry(countdown=max(left, 0) + 1)
 
         task.__module__, task.__name__, task.__doc__ = run.__module__, run.__name__, run.__doc__
         task.__qualname__ = run.__qualname__

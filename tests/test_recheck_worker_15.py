@@ -6,35 +6,31 @@ test kills the pool child, or the whole worker with its children, once some deck
 and (for the whole worker) starts another. A killed pool child's task is requeued at once
 and RabbitMQ redelivers a dead worker's task in seconds: the task finds the job's heartbeat
 still fresh and looks again once the lease has run out. Redis keeps a dead worker's task
-until its visibility timeout: there the test process plays Celery beat and runs the
-watchdog (``decks.requeue_stalled_rechecks``) every second, sending the task to this test's
-own queue. The result must be exactly one row per deck at the new version and the same
-list of decks that became illegal as a run without a fault.
+until its visibility timeout: there the test process plays Celery beat's watchdog
+(tests.worker_kill). The result must be exactly one row per deck at the new version and
+the same list of decks that became illegal as a run without a fault.
 """
 
 from __future__ import annotations
-
-import contextlib
-import os
-import signal
-import socket
-import time
-from pathlib import Path
 
 import pytest
 
 from decks import services
 from decks.models import BanEntry, Deck, DeckCheck, DeckEntry, RecheckJob
 from tests import test_celery_worker as worker_tests
+from tests import worker_kill
 from tests.decks import conftest as deck_fixtures
-from tests.test_celery_worker import (
-    WORKER_READY_TIMEOUT,
-    Worker,
-    launch_worker,
-    routed_to_broker,
+from tests.worker_kill import (
+    RESUME_TIMEOUT,
+    kill_group,
+    kill_pool_children,
+    wait_until_finished,
+    wait_until_started,
 )
 
 broker = worker_tests.broker  # Redis and RabbitMQ
+jobs_queue = worker_kill.jobs_queue
+start_worker = worker_kill.start_worker
 sets = deck_fixtures.sets
 cards = deck_fixtures.cards
 formats = deck_fixtures.formats
@@ -43,48 +39,8 @@ player = deck_fixtures.player
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-TASKS = ("decks.recheck_format_decks", "decks.requeue_stalled_rechecks")
 DECKS = 6000
-RESUME_TIMEOUT = 60
 CLEAN_DECK = "4 狡猾フィーリア [base]\n46 スワティ\n"
-
-
-@pytest.fixture
-def recheck_queue(broker):
-    with routed_to_broker(broker, "test-recheck", TASKS) as name:
-        yield name
-
-
-@pytest.fixture
-def start_worker(broker, recheck_queue, tmp_path):
-    """Start prefork workers (one child each) in their own process groups on the queue."""
-    started: list[Worker] = []
-
-    def start(label: str) -> Worker:
-        nodename = f"{recheck_queue}-{label}@{socket.gethostname()}"
-        worker = launch_worker(
-            broker, recheck_queue, nodename, tmp_path / label, pool="prefork", own_session=True
-        )
-        started.append(worker)
-        worker.wait_ready(WORKER_READY_TIMEOUT)
-        return worker
-
-    yield start
-    for worker in started:
-        if worker.process.poll() is None:
-            worker.stop()
-        kill_group(worker)
-
-
-def kill_group(worker: Worker) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(worker.process.pid, signal.SIGKILL)
-    worker.process.wait(timeout=15)
-
-
-def pool_children(worker: Worker) -> list[int]:
-    path = Path(f"/proc/{worker.process.pid}/task/{worker.process.pid}/children")
-    return [int(pid) for pid in path.read_text().split()]
 
 
 @pytest.fixture
@@ -129,36 +85,8 @@ def recheck_rows() -> list[int]:
     return sorted(DeckCheck.objects.filter(format_version=2).values_list("deck_id", flat=True))
 
 
-def wait_until_some_done(job: RecheckJob, worker: Worker) -> None:
-    deadline = time.monotonic() + RESUME_TIMEOUT
-    while True:
-        job.refresh_from_db()
-        if job.finished:
-            pytest.fail(f"job {job.pk} finished before the kill\n{worker.output()}")
-        if job.done > 0:
-            return
-        if time.monotonic() > deadline:
-            pytest.fail(f"job {job.pk} did not start\n{worker.output()}")
-        time.sleep(0.02)
-
-
-def wait_until_finished(job: RecheckJob, workers: list[Worker], *, watchdog: bool) -> float:
-    """Wait for the job to finish (with ``watchdog``, run it every second as Celery beat
-    would); returns the seconds it took."""
-    started = time.monotonic()
-    while True:
-        job.refresh_from_db()
-        if job.finished:
-            return time.monotonic() - started
-        if time.monotonic() - started > RESUME_TIMEOUT:
-            logs = "\n".join(worker.output() for worker in workers)
-            pytest.fail(
-                f"job {job.pk} is {job.status!r} at {job.done}/{job.total} after "
-                f"{RESUME_TIMEOUT}s\n{logs}"
-            )
-        if watchdog:
-            services.requeue_stalled_rechecks()
-        time.sleep(1)
+def some_done(job: RecheckJob) -> bool:
+    return job.done > 0
 
 
 def became_illegal_without_a_fault(fmt) -> list[dict]:
@@ -182,7 +110,7 @@ def assert_completed_once(job: RecheckJob, fmt) -> None:
 def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_worker, broker):
     first = start_worker("first")
     job = services.format_changed(many_decks, reason="ban: 森原 さとみ")
-    wait_until_some_done(job, first)
+    wait_until_started([job], [first], some_done)
     kill_group(first)  # kill -9 of the worker and its pool child
     stored = len(recheck_rows())
     assert 0 < stored < DECKS
@@ -190,7 +118,7 @@ def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_work
     second = start_worker("second")
     # Only Redis needs beat's watchdog: RabbitMQ gives the task to the second worker.
     watchdog = broker.service == "Redis"
-    took = wait_until_finished(job, [first, second], watchdog=watchdog)
+    took = wait_until_finished([job], [first, second], watchdog=watchdog)
     job.refresh_from_db()
     assert took < RESUME_TIMEOUT
     assert "Task decks.recheck_format_decks[" in second.log(), second.output()
@@ -200,12 +128,11 @@ def test_recheck_resumes_after_the_whole_worker_is_killed(many_decks, start_work
 def test_recheck_resumes_after_the_pool_child_is_killed(many_decks, start_worker):
     worker = start_worker("only")
     job = services.format_changed(many_decks, reason="ban: 森原 さとみ")
-    wait_until_some_done(job, worker)
-    [child] = pool_children(worker)
-    os.kill(child, signal.SIGKILL)
+    wait_until_started([job], [worker], some_done)
+    kill_pool_children(worker, 1)
     assert 0 < len(recheck_rows()) < DECKS
 
-    took = wait_until_finished(job, [worker], watchdog=False)
+    took = wait_until_finished([job], [worker], watchdog=False)
     job.refresh_from_db()
     assert took < RESUME_TIMEOUT
     assert worker.process.poll() is None  # the worker itself lives on with a new child
