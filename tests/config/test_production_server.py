@@ -221,6 +221,9 @@ def test_production_server_serves_a_page_gzipped(server):
     # Static files are linked by their content-hashed names from the manifest.
     assert re.search(r'href="/static/css/site\.[0-9a-f]{12}\.css"', page), page[:2000]
     assert response.headers["Strict-Transport-Security"].startswith("max-age=31536000")
+    assert response.headers["Content-Security-Policy"].startswith(
+        "default-src 'self'; script-src 'self'; style-src 'self';"
+    )
 
 
 def test_production_server_answers_uncompressed_when_not_asked(server):
@@ -464,7 +467,7 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from rest_framework.throttling import SimpleRateThrottle
 print(json.dumps({
-    "MIDDLEWARE": settings.MIDDLEWARE[:3],
+    "MIDDLEWARE": settings.MIDDLEWARE[:4],
     "STATICFILES_STORAGE": settings.STORAGES["staticfiles"]["BACKEND"],
     "SESSION_ENGINE": settings.SESSION_ENGINE,
     "CONN_MAX_AGE": settings.DATABASES["default"]["CONN_MAX_AGE"],
@@ -499,6 +502,7 @@ def test_production_settings_with_postgres_and_redis():
     assert loaded == {
         "MIDDLEWARE": [
             "django.middleware.security.SecurityMiddleware",
+            "config.csp.ContentSecurityPolicyMiddleware",
             "whitenoise.middleware.WhiteNoiseMiddleware",
             "config.middleware.CompressionMiddleware",
         ],
