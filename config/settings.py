@@ -24,6 +24,8 @@ if SECRET_KEY is None:
     SECRET_KEY = "django-insecure-development-only-key"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+# A failed form check answers with the site's own translated page (why, and what to do).
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
