@@ -66,6 +66,10 @@ INVALID_SETTING_TEXTS = {
     "round_minutes": gettext_lazy("A round lasts at least 1 minute."),
     "swiss_rounds": gettext_lazy("At least 1 Swiss round, or leave it empty."),
     "top_cut_size": gettext_lazy("The top cut cannot be larger than the capacity."),
+    **dict.fromkeys(
+        ("registration_deadline", "decklist_deadline", "decklists_public_from"),
+        gettext_lazy("Give a time from the year 2000 to 8999."),
+    ),
 }
 
 # The form field of errors whose details name none.

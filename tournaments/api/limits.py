@@ -5,11 +5,11 @@ input serializer and compares these limits with the models."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from rest_framework import serializers
+
+from tournaments.services.events import EARLIEST_TIME, LATEST_TIME
 
 # A TextField has no length in the database; what a person types is bounded here.
 REASON_CHARS = 500  # as the pages' reason fields (tournaments/forms_rounds.py)
@@ -57,15 +57,9 @@ def id_field(**kwargs) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
-# Times an event may be given: before 2000 some time zones' offsets had seconds
-# (Asia/Tokyo's was +09:18:59 until 1888), which RFC 3339 cannot write, and near year
-# 9999 a zone's offset would overflow the datetime (both were answers outside the schema).
-EARLIEST_TIME = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
-LATEST_TIME = dt.datetime(9000, 1, 1, tzinfo=dt.UTC)
-
-
 class EventTimeField(serializers.DateTimeField):
-    """A time of an event's settings: from 2000 to 8999 (UTC)."""
+    """A time of an event's settings: from 2000 to 8999 (UTC), the range the events service
+    accepts (checked here too so that the API names the field before any lookup)."""
 
     default_error_messages = {
         "out_of_range": "give a time from 2000 to 8999",

@@ -90,6 +90,11 @@ EDITABLE_IN = {
 MAX_CAPACITY = 100_000
 MAX_ROUND_MINUTES = 24 * 60
 MAX_SWISS_ROUNDS = 30
+# Times an event may be given (deadlines, decklists made public): from 2000 to 8999 UTC.
+# Before 2000 some time zones' offsets had seconds (Asia/Tokyo's was +09:18:59 until 1888),
+# which RFC 3339 and the API cannot write; near year 9999 a zone's offset would overflow.
+EARLIEST_TIME = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+LATEST_TIME = dt.datetime(9000, 1, 1, tzinfo=dt.UTC)
 
 
 def _invalid(field: str, message: str) -> InvalidInput:
@@ -116,6 +121,8 @@ def _clean_settings(values: dict) -> dict:
         value = cleaned.get(name)
         if value is not None and not (isinstance(value, dt.datetime) and timezone.is_aware(value)):
             raise _invalid(name, "expected a time zone-aware datetime or None")
+        if value is not None and not EARLIEST_TIME <= value < LATEST_TIME:
+            raise _invalid(name, "give a time from 2000 to 8999")
     for name, minimum, maximum in (
         ("capacity", 2, MAX_CAPACITY),
         ("round_minutes", 1, MAX_ROUND_MINUTES),

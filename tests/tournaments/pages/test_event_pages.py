@@ -185,6 +185,17 @@ def test_create_event_times_are_read_in_the_current_time_zone(client_for, organi
         ({"swiss_rounds": "0"}, "swiss_rounds", "At least 1 Swiss round, or leave it empty."),
         ({"capacity": "many"}, "capacity", "Enter a whole number."),
         ({"top_cut_size": "6"}, "top_cut_size", "Select a valid choice."),
+        # Tokyo's offset in 1078 had seconds (+09:18:59): no time the API could write.
+        (
+            {"registration_deadline": "1078-07-03T18:00"},
+            "registration_deadline",
+            "Give a time from the year 2000 to 8999.",
+        ),
+        (
+            {"decklist_deadline": "9999-12-31T23:00"},
+            "decklist_deadline",
+            "Give a time from the year 2000 to 8999.",
+        ),
     ],
 )
 def test_create_event_with_bad_input_shows_the_field_error_and_creates_nothing(
