@@ -19,8 +19,7 @@ LEGAL_DECK = "4 森原 さとみ\n4 狡猾フィーリア [base]\n42 スワテ�
 BETA_DECK = "4 森原 さとみ\n3 狡猾フィーリア (β)\n43 スワティ\n"
 
 
-@pytest.fixture
-def sets(game):
+def make_sets(game):
     """The CrossOver sets in release order; `third` is not legal in the built-in format."""
     specs = [
         ("beta", "βedition", ["β", "β版"], True),
@@ -40,7 +39,12 @@ def sets(game):
 
 
 @pytest.fixture
-def cards(game, sets):
+def sets(game):
+    """The CrossOver sets in release order; `third` is not legal in the built-in format."""
+    return make_sets(game)
+
+
+def make_cards(game, sets):
     satomi = CardFactory(
         game=game, name="森原 さとみ", card_type=CardType.CHARACTER, element=Element.FIRE
     )
@@ -60,11 +64,22 @@ def cards(game, sets):
 
 
 @pytest.fixture
-def formats(cards):
-    """The built-in formats from decks/builtin_formats.json, slug -> Format."""
+def cards(game, sets):
+    return make_cards(game, sets)
+
+
+def make_formats():
+    """The built-in formats from decks/builtin_formats.json, slug -> Format (the cards
+    must exist: the formats ban some of them)."""
     GameFactory(slug="monster-collection", name="Monster Collection TCG")
     GameFactory(slug="asura-system", name="AsuraSystem TCG")
     return {fmt.slug: fmt for fmt in load_builtin_formats()}
+
+
+@pytest.fixture
+def formats(cards):
+    """The built-in formats from decks/builtin_formats.json, slug -> Format."""
+    return make_formats()
 
 
 @pytest.fixture

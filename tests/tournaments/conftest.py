@@ -46,13 +46,18 @@ def make_players(db):
     return make
 
 
-@pytest.fixture
-def staffed_event(organizer, co_organizer, judge, crossover):
+def build_staffed_event(organizer, co_organizer, judge, crossover):
     """An event open for registration with a co-organizer and a judge."""
     event = open_event(organizer, crossover)
     services.add_staff(event, actor=organizer, user=co_organizer, role=StaffRole.CO_ORGANIZER)
     services.add_staff(event, actor=organizer, user=judge, role=StaffRole.JUDGE)
     return event
+
+
+@pytest.fixture
+def staffed_event(organizer, co_organizer, judge, crossover):
+    """An event open for registration with a co-organizer and a judge."""
+    return build_staffed_event(organizer, co_organizer, judge, crossover)
 
 
 def _after_round_3_results(number: int, table: int) -> str:
@@ -65,9 +70,14 @@ def event_after_round_3(staffed_event, organizer, judge, make_players):
     """Eight players, five Swiss rounds and a top 4 planned; rounds 1–3 played, reported,
     confirmed and closed; one player dropped after round 2; a warning issued. Built only
     through tournaments.services."""
+    return build_event_after_round_3(staffed_event, organizer, judge, make_players(8))
+
+
+def build_event_after_round_3(staffed_event, organizer, judge, players):
+    """The ``event_after_round_3`` fixture's event, built on ``staffed_event`` with eight
+    ``players``."""
     event = staffed_event
     services.update_event(event, actor=organizer, swiss_rounds=5, top_cut_size=4)
-    players = make_players(8)
     registrations = register_all(event, players)
     services.start_event(event, actor=organizer)
     rounds = [play_round(event, organizer, _after_round_3_results)]

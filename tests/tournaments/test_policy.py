@@ -5,15 +5,27 @@ import datetime as dt
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.utils import timezone
 
-from tests.decks.conftest import LEGAL_DECK
+from tests.decks.conftest import LEGAL_DECK, make_cards, make_formats, make_sets
+from tests.factories import GameFactory
 from tournaments import policy, services
-from tournaments.models import AuditEntry, EventStaff, Match, Penalty, Registration, Round
+from tournaments.models import (
+    AuditEntry,
+    Event,
+    EventStaff,
+    Match,
+    Penalty,
+    Registration,
+    Round,
+)
 from tournaments.policy import Role
 
+from .conftest import build_event_after_round_3, build_staffed_event
 from .factories import UserFactory, new_event, open_event, register_all
 
 pytestmark = pytest.mark.django_db
@@ -177,25 +189,91 @@ def test_penalties_and_audit_visible_to_staff_and_the_penalised_player(event_aft
     assert policy.audit_entries_visible_to(AnonymousUser(), event).count() == 0
 
 
+def test_staff_visible_to_the_staff_only(staffed_event, organizer, co_organizer, judge, outsider):
+    register_all(staffed_event, [UserFactory(username="seated")])
+    player = UserFactory(username="seated")
+    usernames = {"co-organizer", "judge"}
+    for user in (organizer, co_organizer, judge):
+        rows = policy.staff_visible_to(user, staffed_event)
+        assert {row.user.username for row in rows} == usernames
+    for user in (player, outsider, AnonymousUser()):
+        assert list(policy.staff_visible_to(user, staffed_event)) == []
+
+
 # --- every service refuses those without the permission -------------------------------
 
 
+@pytest.fixture(scope="module")
+def _world_rows(django_db_setup, django_db_blocker):
+    """The refusal tests' world (``event_after_round_3``, a draft event and round 4
+    paired), built once for the module inside a transaction rolled back at its end; each
+    test runs in a savepoint of it (pytest-django's ``db``), as ``TestCase.setUpTestData``
+    does. The tests only read it: every call is refused and changes nothing. Returns the
+    primary keys; :func:`world` fetches fresh objects for each test."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            game = GameFactory()
+            make_cards(game, make_sets(game))
+            crossover = make_formats()["crossover"]
+            organizer, co_organizer, judge = (
+                UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
+            )
+            players = [UserFactory(username=f"player{n:03d}") for n in range(1, 9)]
+            built = build_event_after_round_3(
+                build_staffed_event(organizer, co_organizer, judge, crossover),
+                organizer,
+                judge,
+                players,
+            )
+            event = built.event
+            draft_event = new_event(organizer, crossover, name="Another draft")
+            round_4 = services.generate_round(event, actor=organizer)
+            match = Match.objects.filter(round=round_4).exclude(player2=None).first()
+            yield SimpleNamespace(
+                event=event.pk,
+                organizer=organizer.pk,
+                judge=judge.pk,
+                co_organizer=co_organizer.pk,
+                players=[player.pk for player in players],
+                registrations=[registration.pk for registration in built.registrations],
+                dropped=built.dropped.pk,
+                rounds=[round_.pk for round_ in built.rounds],
+                warning=built.warning.pk,
+                draft_event=draft_event.pk,
+                round_4=round_4.pk,
+                match=match.pk,
+                staff_row=EventStaff.objects.get(event=event, user=judge).pk,
+            )
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
 @pytest.fixture
-def world(event_after_round_3, co_organizer, crossover):
-    """Objects on which every service can be attempted."""
-    built = event_after_round_3
-    event = built.event
-    draft_event = new_event(built.organizer, crossover, name="Another draft")
-    round_4 = services.generate_round(event, actor=built.organizer)
-    match = Match.objects.filter(round=round_4).exclude(player2=None).first()
+def world(_world_rows, db):
+    """Objects on which every service can be attempted (fresh instances for each test)."""
+    rows = _world_rows
+    users = get_user_model().objects.in_bulk([rows.organizer, rows.judge, rows.co_organizer])
+    players = get_user_model().objects.in_bulk(rows.players)
+    registrations = Registration.objects.in_bulk(rows.registrations)
+    rounds = Round.objects.in_bulk(rows.rounds)
     return SimpleNamespace(
-        **vars(built),
-        draft_event=draft_event,
-        round_4=round_4,
-        match=match,
-        staff_row=EventStaff.objects.get(event=event, user=built.judge),
-        co_organizer=co_organizer,
-        registration=built.registrations[1],
+        event=Event.objects.get(pk=rows.event),
+        organizer=users[rows.organizer],
+        judge=users[rows.judge],
+        players=[players[pk] for pk in rows.players],
+        registrations=[registrations[pk] for pk in rows.registrations],
+        dropped=Registration.objects.get(pk=rows.dropped),
+        rounds=[rounds[pk] for pk in rows.rounds],
+        warning=Penalty.objects.get(pk=rows.warning),
+        draft_event=Event.objects.get(pk=rows.draft_event),
+        round_4=Round.objects.get(pk=rows.round_4),
+        match=Match.objects.get(pk=rows.match),
+        staff_row=EventStaff.objects.get(pk=rows.staff_row),
+        co_organizer=users[rows.co_organizer],
+        registration=registrations[rows.registrations[1]],
     )
 
 
@@ -323,14 +401,3 @@ def test_a_player_cannot_act_for_another_player(world):
     other = world.players[3]
     for name in ("submit_decklist", "drop_player", "reenter"):
         _assert_refused(world, other, name)
-
-
-def test_staff_visible_to_the_staff_only(staffed_event, organizer, co_organizer, judge, outsider):
-    register_all(staffed_event, [UserFactory(username="seated")])
-    player = UserFactory(username="seated")
-    usernames = {"co-organizer", "judge"}
-    for user in (organizer, co_organizer, judge):
-        rows = policy.staff_visible_to(user, staffed_event)
-        assert {row.user.username for row in rows} == usernames
-    for user in (player, outsider, AnonymousUser()):
-        assert list(policy.staff_visible_to(user, staffed_event)) == []
