@@ -6,6 +6,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.urls import reverse
 
 from cardpool.models import Card
@@ -22,9 +23,24 @@ DEMO_TITLE = (
 MARK = "デモ — 公式ではありません（このサイトのための例文） / Demo — not official"
 
 
+@pytest.fixture(scope="module")
+def _demo_loaded(django_db_setup, django_db_blocker):
+    """``load_demo`` run once for the module, inside a transaction rolled back at its end;
+    each test runs in a savepoint of it (pytest-django's ``db``), as
+    ``TestCase.setUpTestData`` does, so one test's edits never reach another."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            call_command("load_demo", "--no-admin", stdout=StringIO())
+            yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
 @pytest.fixture
-def demo(db):
-    call_command("load_demo", "--no-admin", stdout=StringIO())
+def demo(_demo_loaded, db):
     return RulesDocument.objects.get(series="demo")
 
 
