@@ -10,10 +10,11 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from tests.decks.conftest import LEGAL_DECK
+from tests.decks.conftest import LEGAL_DECK, make_cards, make_formats, make_sets
+from tests.factories import GameFactory
 from tournaments import services
 from tournaments.event_file import (
     SCHEMA_PATH,
@@ -37,19 +38,54 @@ from tournaments.models import (
 )
 from tournaments.services import deck_checks
 
+from .conftest import build_event_after_round_3, build_staffed_event
 from .factories import UserFactory, games_for, open_event, register_all, report_all
 from .test_event_file_roundtrip_14 import comparable, empty_database
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _busy_event_pk(django_db_setup, django_db_blocker):
+    """The busy event, built once for the module inside a transaction rolled back at its
+    end; each test runs in a savepoint of it (pytest-django's ``db``), as
+    ``TestCase.setUpTestData`` does, so one test's import or edit never reaches another.
+    The users are the fixtures' (``organizer``, ``judge``, ``player001``…): a test that
+    asks for such a fixture gets the same account (UserFactory gets it by username)."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            game = GameFactory()
+            make_cards(game, make_sets(game))
+            crossover = make_formats()["crossover"]
+            organizer, co_organizer, judge = (
+                UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
+            )
+            state = build_event_after_round_3(
+                build_staffed_event(organizer, co_organizer, judge, crossover),
+                organizer,
+                judge,
+                [UserFactory(username=f"player{n:03d}") for n in range(1, 9)],
+            )
+            yield build_busy_event(state, organizer, judge).pk
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
 @pytest.fixture
-def busy_event(event_after_round_3, organizer, judge):
+def busy_event(_busy_event_pk, db):
     """event_after_round_3 (drop, warning, staff) and round 4 with what an event file must
-    carry: a late entry, a re-pairing, a game-loss penalty from the infraction list, a
-    dispute and a judge's override, extra time, a deck check with its penalty."""
+    carry (see :func:`build_busy_event`); a fresh instance for each test."""
+    return Event.objects.get(pk=_busy_event_pk)
+
+
+def build_busy_event(state, organizer, judge):
+    """``state`` (event_after_round_3) and round 4 with what an event file must carry: a
+    late entry, a re-pairing, a game-loss penalty from the infraction list, a dispute and
+    a judge's override, extra time, a deck check with its penalty."""
     load_builtin_infractions()
-    state = event_after_round_3
     event = state.event
     late = UserFactory(username="late-player", first_name="Late", last_name="Comer")
     services.add_late_entry(event, actor=organizer, player=late, deck_text=LEGAL_DECK)
@@ -343,9 +379,9 @@ def _export_queries(event) -> int:
 
 
 def test_export_query_count_does_not_grow_with_players_or_rounds(
-    busy_event, organizer, crossover, make_players
+    busy_event, organizer, make_players
 ):
-    small = open_event(organizer, crossover, name="Small")
+    small = open_event(organizer, busy_event.format, name="Small")
     register_all(small, make_players(2, prefix="small"))
     services.start_event(small, actor=organizer)
     round_ = services.generate_round(small, actor=organizer)
