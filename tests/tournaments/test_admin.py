@@ -1,9 +1,15 @@
 """The admin shows tournament data to site staff read-only (changes go through the
 services, which write the audit log)."""
 
+from types import SimpleNamespace
+
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.urls import reverse
 
+from tests.decks.conftest import make_cards, make_formats, make_sets
+from tests.factories import GameFactory
 from tournaments.models import (
     AuditEntry,
     Event,
@@ -15,11 +21,46 @@ from tournaments.models import (
     Round,
 )
 
+from .conftest import build_event_after_round_3, build_staffed_event
 from .factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 MODELS = [Event, EventStaff, Registration, Round, Match, Penalty, AuditEntry]
+
+
+@pytest.fixture(scope="module")
+def _player_pks(django_db_setup, django_db_blocker):
+    """``event_after_round_3`` built once for the module inside a transaction rolled back
+    at its end; each test runs in a savepoint of it (pytest-django's ``db``), as
+    ``TestCase.setUpTestData`` does. Returns its players' primary keys."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            game = GameFactory()
+            make_cards(game, make_sets(game))
+            crossover = make_formats()["crossover"]
+            organizer, co_organizer, judge = (
+                UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
+            )
+            built = build_event_after_round_3(
+                build_staffed_event(organizer, co_organizer, judge, crossover),
+                organizer,
+                judge,
+                [UserFactory(username=f"player{n:03d}") for n in range(1, 9)],
+            )
+            yield [player.pk for player in built.players]
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+@pytest.fixture
+def event_after_round_3(_player_pks, db):
+    """The module's event after round 3 (only its players are asked for here)."""
+    players = get_user_model().objects.in_bulk(_player_pks)
+    return SimpleNamespace(players=[players[pk] for pk in _player_pks])
 
 
 @pytest.fixture
