@@ -106,3 +106,16 @@ def test_500_page_needs_no_database(django_assert_num_queries):
         response = handler500(request)
     assert response.status_code == 500
     assert h1(response) == "問題が発生しました"
+
+
+def test_500_page_works_without_the_static_files_manifest(settings):
+    """In production the stylesheet's hashed name comes from collectstatic's manifest; the
+    error page must render even when that (or anything else) is what broke."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    settings.STATIC_ROOT = "/nonexistent-static-root"
+    response = handler500(RequestFactory().get("/events/"))
+    assert response.status_code == 500
+    assert 'href="/static/css/site.css"' in response.content.decode()
