@@ -6,7 +6,8 @@ A concrete job model inherits :class:`TrackedJob` and names the Celery task that
 another worker is running with a fresh heartbeat), reports progress (its heartbeat) with
 :meth:`TrackedJob.report_progress` and ends with :meth:`TrackedJob.finish`, which records the
 outcome once, in one transaction with the job's last writes. :func:`requeue_stalled_jobs`
-(Celery beat's watchdog) sends again the task of every job whose worker died. The admin
+(Celery beat's watchdog) sends again the task of every job whose worker died, or which
+still waits long after it was created (its message was lost). The admin
 shows a polling progress page through :class:`JobProgressAdminMixin`.
 """
 
@@ -34,6 +35,11 @@ logger = logging.getLogger(__name__)
 # one silent for longer lost its worker (killed, machine gone) and is claimed again by the
 # next delivery of its task (the broker's, or the watchdog's: requeue_stalled_jobs).
 HEARTBEAT_LEASE = dt.timedelta(seconds=30)
+# A job still waiting this long after it was created lost its message (the web process
+# died before sending it, the broker was down or lost it, or the delivery that should have
+# claimed it failed): the watchdog sends its task again. A duplicate delivery is harmless
+# (claim takes the job once).
+PENDING_GRACE = dt.timedelta(seconds=60)
 
 
 class JobStatus(models.TextChoices):
@@ -109,9 +115,16 @@ class TrackedJob(models.Model):
         return claimed == 1
 
     @classmethod
+    def _lost(cls) -> models.Q:
+        """Waiting for longer than PENDING_GRACE: its task's message never arrived."""
+        cutoff = timezone.now() - PENDING_GRACE
+        return models.Q(status=JobStatus.PENDING, created_at__lt=cutoff)
+
+    @classmethod
     def stalled(cls) -> models.QuerySet:
-        """Running jobs whose worker is gone (heartbeat older than the lease)."""
-        return cls.objects.filter(cls._stale())
+        """Running jobs whose worker is gone (heartbeat older than the lease), and waiting
+        ones whose message was lost (created longer than PENDING_GRACE ago)."""
+        return cls.objects.filter(cls._stale() | cls._lost())
 
     @classmethod
     def report_progress(cls, pk: int, done: int, total: int | None = None) -> None:
@@ -179,7 +192,8 @@ def tracked_job_models() -> list[type[TrackedJob]]:
 
 def requeue_stalled(model: type[TrackedJob]) -> list[int]:
     """Send the task of each job of ``model`` whose worker died (running, no heartbeat for
-    ``HEARTBEAT_LEASE``) again; returns their ids. Each message expires before the next
+    ``HEARTBEAT_LEASE``) or whose message was lost (waiting for ``PENDING_GRACE``) again;
+    returns their ids. Each message expires before the next
     sweep: a job no worker could take yet is not queued over and over."""
     from config.celery import app
 
@@ -190,16 +204,16 @@ def requeue_stalled(model: type[TrackedJob]) -> list[int]:
     task = app.tasks[model.task_name]
     for job_id in job_ids:
         task.apply_async(kwargs={"job_id": job_id}, expires=settings.JOBS_WATCHDOG_SECONDS)
-    logger.warning("%s %s lost their worker: queued again", model._meta.label, job_ids)
+    logger.warning("%s %s lost their worker or message: queued again", model._meta.label, job_ids)
     return job_ids
 
 
 @shared_task(name="config.requeue_stalled_jobs")
 def requeue_stalled_jobs() -> dict[str, list[int]]:
     """Celery beat's watchdog (every ``JOBS_WATCHDOG_SECONDS``): the jobs of every kind
-    whose worker died are sent again, so each resumes within a minute of its worker's
-    death on Redis too, whose own redelivery waits for the visibility timeout. Returns the
-    ids sent, by model label."""
+    whose worker died or whose message was lost are sent again, so each resumes within a
+    minute of its worker's death on Redis too, whose own redelivery waits for the
+    visibility timeout. Returns the ids sent, by model label."""
     sent = {model._meta.label: requeue_stalled(model) for model in tracked_job_models()}
     return {label: job_ids for label, job_ids in sent.items() if job_ids}
 

@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from cardpool import services as cardpool_services
 from cardpool.models import Card, CardSet, Game, ImportJob, Printing
 from config.celery import app
-from config.jobs import HEARTBEAT_LEASE, TrackedJob, requeue_stalled_jobs
+from config.jobs import HEARTBEAT_LEASE, PENDING_GRACE, TrackedJob, requeue_stalled_jobs
 from tests.decks import conftest as deck_fixtures
 from tests.tournaments.factories import UserFactory, open_event
 from tournaments import exports, policy
@@ -280,6 +280,25 @@ def test_watchdog_sends_again_every_kind_of_job_whose_worker_died(import_job, ex
     export_job.refresh_from_db()
     assert (import_job.status, import_job.report["cards_created"]) == ("done", 3)
     assert (export_job.status, export_job.done) == ("done", 9)
+    assert requeue_stalled_jobs() == {}
+
+
+@pytest.mark.django_db
+def test_watchdog_sends_again_a_job_still_waiting_after_the_grace_period(import_game):
+    """Its message was lost (the web process died before sending it, the broker lost it):
+    sent again once it has waited for PENDING_GRACE; a job created just now and one whose
+    worker is alive are not."""
+    assert PENDING_GRACE.total_seconds() == 60
+    lost, waiting, running = (
+        ImportJob.objects.create(game=import_game, filename="cards.csv", content=CARD_FILE)
+        for _ in range(3)
+    )
+    two_minutes_ago = timezone.now() - dt.timedelta(minutes=2)
+    ImportJob.objects.filter(pk__in=[lost.pk, running.pk]).update(created_at=two_minutes_ago)
+    assert ImportJob.claim(running.pk)
+    assert requeue_stalled_jobs() == {"cardpool.ImportJob": [lost.pk]}
+    statuses = dict(ImportJob.objects.values_list("pk", "status"))
+    assert statuses == {lost.pk: "done", waiting.pk: "pending", running.pk: "running"}
     assert requeue_stalled_jobs() == {}
 
 
