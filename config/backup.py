@@ -295,8 +295,13 @@ def backup_kind(path: str | os.PathLike) -> str:
 
 @contextlib.contextmanager
 def _temporary_next_to(destination: Path) -> Iterator[Path]:
-    """A fresh temporary path in ``destination``'s directory (so the final rename stays on
-    one file system); removed unless the caller renamed it away."""
+    """A fresh, empty temporary file in ``destination``'s directory (so the final rename
+    stays on one file system); removed unless the caller renamed it away.
+
+    The file is kept as mkstemp made it, readable by its owner only (0600), from the first
+    byte written: SQLite takes an empty file as an empty database, and ``pg_dump --file``
+    truncates the file and keeps its mode. (Recreated by them, it would have the umask's
+    mode, often world-readable, while the password hashes were being written into it.)"""
     directory = destination.parent
     if not directory.is_dir():
         raise BackupError(f"The directory {directory} does not exist.")
@@ -305,7 +310,6 @@ def _temporary_next_to(destination: Path) -> Iterator[Path]:
     )
     os.close(handle)
     temporary = Path(name)
-    temporary.unlink()  # sqlite3 and pg_dump create it themselves
     try:
         yield temporary
     finally:
@@ -323,6 +327,19 @@ def _finish(temporary: Path, destination: Path, *, private: bool = False) -> Non
     with temporary.open("rb") as handle:
         os.fsync(handle.fileno())
     os.replace(temporary, destination)
+    _fsync_directory(destination.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (POSIX; a no-op where directories cannot be
+    opened, such as Windows)."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 # --- SQLite ---------------------------------------------------------------------------------
@@ -425,7 +442,8 @@ def _sqlite_restore(source_path: Path, config: dict, *, force: bool) -> None:
                 raise BackupError(f"Restoring into {target_path} failed: {exc}.") from exc
             finally:
                 target.close()
-            _finish(temporary, target_path)
+            # The site's database holds password hashes too: its owner's only.
+            _finish(temporary, target_path, private=True)
     finally:
         source.close()
 
