@@ -23,6 +23,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import models, transaction
+from django.db.models.functions import Now
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -94,8 +95,10 @@ class TrackedJob(models.Model):
 
     @classmethod
     def _stale(cls) -> models.Q:
-        """Running, and no heartbeat for longer than the lease: its worker is gone."""
-        cutoff = timezone.now() - HEARTBEAT_LEASE
+        """Running, and no heartbeat for longer than the lease: its worker is gone. Beats
+        are written and compared with the database's clock (``Now()``), never a host's:
+        the hosts' clocks may disagree by more than the lease."""
+        cutoff = Now() - HEARTBEAT_LEASE
         return models.Q(status=JobStatus.RUNNING) & (
             models.Q(heartbeat_at__isnull=True) | models.Q(heartbeat_at__lt=cutoff)
         )
@@ -110,14 +113,15 @@ class TrackedJob(models.Model):
         ``done``: its function goes on from what it stored, or starts over."""
         claimable = models.Q(status=JobStatus.PENDING) | cls._stale()
         claimed = cls.objects.filter(claimable, pk=pk).update(
-            status=JobStatus.RUNNING, heartbeat_at=timezone.now()
+            status=JobStatus.RUNNING, heartbeat_at=Now()
         )
         return claimed == 1
 
     @classmethod
     def _lost(cls) -> models.Q:
         """Waiting for longer than PENDING_GRACE: its task's message never arrived."""
-        cutoff = timezone.now() - PENDING_GRACE
+        # created_at is the web host's clock: the grace is long enough for its skew.
+        cutoff = Now() - PENDING_GRACE
         return models.Q(status=JobStatus.PENDING, created_at__lt=cutoff)
 
     @classmethod
@@ -130,9 +134,7 @@ class TrackedJob(models.Model):
     def report_progress(cls, pk: int, done: int, total: int | None = None) -> None:
         """Store the progress of a running job; this is also its heartbeat."""
         values = {"done": done} if total is None else {"done": done, "total": total}
-        cls.objects.filter(pk=pk, status=JobStatus.RUNNING).update(
-            heartbeat_at=timezone.now(), **values
-        )
+        cls.objects.filter(pk=pk, status=JobStatus.RUNNING).update(heartbeat_at=Now(), **values)
 
     def finish(self, status: str, write: Callable[[], dict] | None = None, **fields) -> bool:
         """Record the outcome, once: ``fields`` are the job's own result fields, and

@@ -142,6 +142,30 @@ def test_claim_takes_a_waiting_job_or_one_whose_heartbeat_is_older_than_the_leas
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("skew", [dt.timedelta(hours=1), -dt.timedelta(hours=1)])
+def test_heartbeats_are_written_and_compared_with_the_database_clock(import_job, monkeypatch, skew):
+    """A worker's clock ahead of or behind the database's by more than the lease makes
+    neither a live job look dead nor a dead one look alive."""
+    real_now = timezone.now
+
+    def beat_age() -> dt.timedelta:
+        beat = ImportJob.objects.values_list("heartbeat_at", flat=True).get(pk=import_job.pk)
+        return real_now() - beat
+
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + skew)
+    assert ImportJob.claim(import_job.pk)
+    assert abs(beat_age()) < dt.timedelta(seconds=5)
+    assert not ImportJob.stalled().exists()
+    assert not ImportJob.claim(import_job.pk)
+    dead = real_now() - HEARTBEAT_LEASE - dt.timedelta(seconds=1)
+    ImportJob.objects.filter(pk=import_job.pk).update(heartbeat_at=dead)
+    assert list(ImportJob.stalled()) == [import_job]
+    ImportJob.report_progress(import_job.pk, 1)
+    assert abs(beat_age()) < dt.timedelta(seconds=5)
+    assert not ImportJob.stalled().exists()
+
+
+@pytest.mark.django_db
 def test_progress_is_the_heartbeat_of_a_running_job_only(import_job):
     ImportJob.claim(import_job.pk)
     let_the_lease_expire(import_job)
