@@ -22,7 +22,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
@@ -34,6 +34,7 @@ from ..views_event_file import (
     import_as,
 )
 from .exports import OneObjectSchema
+from .parsers import JSONParser
 from .views import EVENT_PK, EventScopedMixin, TournamentErrorsMixin, errors
 
 

@@ -12,8 +12,10 @@ Which errors an operation can answer follows from how the API works, not from ea
   ``not_staff``, …); only a read of a public view outside the events never gets one;
 * 404: an object named in the path that does not exist or is not visible to the caller,
   and a page number past the last page of a paginated list;
-* 400: invalid query parameters (filters, search) or an invalid request body;
-* 415: a request body in a media type the operation does not read.
+* 400: invalid query parameters (filters, search) or an invalid request body (one that
+  cannot be parsed is ``parse_error``);
+* 415: a request body in a media type the operation does not read (a JSON body must be
+  UTF-8: tournaments/api/parsers.py).
 """
 
 from __future__ import annotations
@@ -27,13 +29,16 @@ from .serializers import ErrorSerializer
 from .tokens import EVENT_PATH, ApiTokenAuthentication
 
 IMPLICIT_ERRORS = {
-    400: "Invalid input (`invalid_input` with the field errors in `details.fields`).",
+    400: "Invalid input (`invalid_input` with the field errors in `details.fields`), or a "
+    "body that is not JSON as its media type says (`parse_error`: not JSON, nested too "
+    "deeply, a number of more than 4300 digits).",
     401: "The request's API token is not valid (`invalid_token`, `token_revoked`, "
     "`user_inactive`, `not_event_staff`).",
     403: "Not signed in (`not_authenticated`), not allowed, or beyond the token's limits "
     "(`token_read_only`, `token_event_only`, `token_wrong_event`).",
     404: "No such object, one the caller may not see, or a page past the last (`not_found`).",
-    415: "The body is not JSON, form data or multipart (`unsupported_media_type`).",
+    415: "The body is not JSON, form data or multipart, or is JSON in another charset than "
+    "UTF-8 (`unsupported_media_type`).",
 }
 PATH_PARAMETER = re.compile(r"{[^}]+}")
 
