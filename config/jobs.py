@@ -35,6 +35,10 @@ logger = logging.getLogger(__name__)
 # A running job beats when claimed and at each chunk of work, far more often than this;
 # one silent for longer lost its worker (killed, machine gone) and is claimed again by the
 # next delivery of its task (the broker's, or the watchdog's: requeue_stalled_jobs).
+# The lease must exceed the longest stretch of a job without a committed heartbeat; mind
+# the last writes in finish()'s transaction (a card import's rows), whose beats nobody
+# sees until it commits. A takeover during such a stretch only wastes work: finish() is
+# conditional, so one run's outcome and writes are kept, the other's rolled back.
 HEARTBEAT_LEASE = dt.timedelta(seconds=30)
 # A job still waiting this long after it was created lost its message (the web process
 # died before sending it, the broker was down or lost it, or the delivery that should have
@@ -129,6 +133,11 @@ class TrackedJob(models.Model):
         """Running jobs whose worker is gone (heartbeat older than the lease), and waiting
         ones whose message was lost (created longer than PENDING_GRACE ago)."""
         return cls.objects.filter(cls._stale() | cls._lost())
+
+    @classmethod
+    def beat(cls, pk: int) -> None:
+        """The heartbeat alone, for a running job's work that has no progress to store."""
+        cls.objects.filter(pk=pk, status=JobStatus.RUNNING).update(heartbeat_at=Now())
 
     @classmethod
     def report_progress(cls, pk: int, done: int, total: int | None = None) -> None:

@@ -392,13 +392,14 @@ def _recheck(job: RecheckJob, *, after_chunk: Callable[[int], None] | None = Non
         RecheckJob.report_progress(job.pk, done)
         if after_chunk is not None:
             after_chunk(number)
-    return _became_illegal(fmt, rules.version)
+    return _became_illegal(fmt, rules.version, job_id=job.pk)
 
 
-def _became_illegal(fmt: Format, version: int) -> list[dict]:
+def _became_illegal(fmt: Format, version: int, *, job_id: int) -> list[dict]:
     """The decks of ``fmt`` whose first check at ``version`` is illegal while their latest
     check before it was legal (or they had none), by deck id. Computed from the stored
-    rows over all decks, so a resumed run lists what an uninterrupted one does."""
+    rows over all decks, so a resumed run lists what an uninterrupted one does; beats the
+    job's heartbeat after each chunk of decks."""
     decks = list(
         Deck.objects.filter(format=fmt).order_by("id").values_list("id", "name", "owner__username")
     )
@@ -420,6 +421,7 @@ def _became_illegal(fmt: Format, version: int) -> list[dict]:
                 continue
             codes = [violation["code"] for violation in now[deck_id][1].get("violations", [])]
             found.append({"deck": deck_id, "name": name, "owner": owner, "codes": codes})
+        RecheckJob.beat(job_id)
     return found
 
 

@@ -103,6 +103,29 @@ def test_recheck_killed_after_two_chunks_resumes_with_one_row_per_deck(small_chu
     assert recheck_rows(2) == sorted((deck.pk, True) for deck in decks)
 
 
+def test_listing_the_decks_that_became_illegal_beats_after_each_chunk(
+    small_chunks, banned, monkeypatch
+):
+    """The last step reads every deck's checks: each chunk of decks beats, so a long list
+    does not outlast the lease of a live worker."""
+    decks, job = banned
+    assert RecheckJob.claim(job.pk)
+    services._recheck(RecheckJob.objects.get(pk=job.pk), after_chunk=None)
+    real_latest_legality = services._latest_legality
+    stale_at_chunk_start = []
+
+    def latest_legality(deck_ids, **kwargs):
+        # Each chunk begins with this: was the last beat fresh? Then time passes.
+        stale_at_chunk_start.append(RecheckJob.stalled().exists())
+        let_the_lease_expire(job)
+        return real_latest_legality(deck_ids, **kwargs)
+
+    monkeypatch.setattr(services, "_latest_legality", latest_legality)
+    assert services._became_illegal(job.format, 2, job_id=job.pk) == expected_became_illegal(decks)
+    assert stale_at_chunk_start == [False, False, False, False]  # 7 decks, 2 a chunk
+    assert not RecheckJob.stalled().exists()
+
+
 def test_recheck_killed_twice_still_lists_decks_against_their_check_before_the_change(
     small_chunks, banned
 ):
