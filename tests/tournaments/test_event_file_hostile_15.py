@@ -1,5 +1,7 @@
-"""Hostile event files (issue #15): NUL (U+0000) anywhere in an uploaded event file, and a
-character that changes the text direction in the event's or a user's name.
+"""Hostile event files (issue #15): NUL (U+0000) anywhere in an uploaded event file, a
+character that changes the text direction in the event's or a user's name, and a number
+JSON does not have (NaN, Infinity, -Infinity) or too long to read (more than 4300 digits:
+it was a ValueError, a 500 or a traceback).
 
 Every way in (the import page, the API's multipart upload and JSON body, ``manage.py
 import_event``) refuses the file with the JSON path (or, for a raw NUL byte, the line and
@@ -377,3 +379,141 @@ def test_names_without_direction_controls_import(document, outsider):
     response = api_client(outsider).post(API_IMPORT, document, format="json")
     assert response.status_code == 201
     assert Event.objects.get(uid=document["event"]["uid"]).name == "春の大会\u200e"
+
+
+# --- numbers JSON does not have, or too long to read ---------------------------------------
+
+HUGE = "9" * 5000
+HUGE_MESSAGE = "not JSON: the number 99999999999999999999… has 5000 digits, more than 4300"
+
+
+def with_number(document: dict, number: str) -> bytes:
+    """``document`` as a file with one more key holding ``number`` as written."""
+    return encoded(document)[:-1] + b', "extra": ' + number.encode() + b"}"
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (HUGE, HUGE_MESSAGE),
+        (
+            "[-" + "1" * 4301 + "]",
+            "not JSON: the number -1111111111111111111… has 4301 digits, more than 4300",
+        ),
+        ('{"a": NaN}', "not JSON: NaN is not a number JSON allows (no NaN, Infinity or -Infinity)"),
+        (
+            "[Infinity]",
+            "not JSON: Infinity is not a number JSON allows (no NaN, Infinity or -Infinity)",
+        ),
+        (
+            "[1, -Infinity]",
+            "not JSON: -Infinity is not a number JSON allows (no NaN, Infinity or -Infinity)",
+        ),
+        ("[1e400]", "not JSON: the number 1e400 is too large"),
+    ],
+    ids=["huge", "huge-negative", "nan", "infinity", "minus-infinity", "float-overflow"],
+)
+def test_read_document_refuses_numbers_json_has_not(raw, message):
+    assert [str(p) for p in read_document(raw.encode())[1]] == [message]
+
+
+def test_read_document_reads_numbers_json_has():
+    assert read_document(("[-" + "9" * 4300 + ", 1.5, -0, 1e308]").encode()) == (
+        [-int("9" * 4300), 1.5, 0, 1e308],
+        [],
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        (HUGE, HUGE_MESSAGE),
+        ("NaN", "not JSON: NaN is not a number JSON allows (no NaN, Infinity or -Infinity)"),
+    ],
+    ids=["huge", "nan"],
+)
+def test_page_refuses_a_number_json_has_not(client, document, outsider, number, message):
+    before = counts()
+    client.force_login(outsider)
+    response = client.post(IMPORT_URL, {"file": upload(with_number(document, number))})
+    assert response.status_code == 400
+    assert problems_of(response) == [{"path": "", "message": message}]
+    assert counts() == before
+
+
+def test_page_refuses_a_huge_number_in_japanese(client, document, outsider):
+    client.force_login(outsider)
+    response = client.post(
+        IMPORT_URL,
+        {"file": upload(with_number(document, "-Infinity"))},
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert response.status_code == 400
+    assert problems_of(response) == [
+        {
+            "path": "",
+            "message": "JSONではありません：-InfinityはJSONで使える数ではありません"
+            "（NaN、Infinity、-Infinityは使えません）",
+        }
+    ]
+    with translation.override("ja"):
+        _, [problem] = read_document(HUGE.encode())
+    assert str(problem) == (
+        "JSONではありません：数 99999999999999999999… は5000桁あり、上限の4300桁を超えています"
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        (HUGE, HUGE_MESSAGE),
+        (
+            "Infinity",
+            "not JSON: Infinity is not a number JSON allows (no NaN, Infinity or -Infinity)",
+        ),
+    ],
+    ids=["huge", "infinity"],
+)
+def test_api_multipart_refuses_a_number_json_has_not(document, outsider, number, message):
+    before = counts()
+    response = api_client(outsider).post(
+        API_IMPORT, {"file": upload(with_number(document, number))}, format="multipart"
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "event_file_rejected",
+        "message": "the event file was refused: 1 problem(s); nothing was written",
+        "details": {"problems": [{"path": "", "message": message}]},
+    }
+    assert counts() == before
+
+
+@pytest.mark.parametrize("number", [HUGE, "NaN"], ids=["huge", "nan"])
+def test_api_json_body_refuses_a_number_json_has_not(document, outsider, number):
+    """A JSON body is read by the API's parser: the one 400 of a body that is not JSON."""
+    before = counts()
+    response = api_client(outsider).generic(
+        "POST", API_IMPORT, with_number(document, number), content_type="application/json"
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert (body["code"], body["details"]) == ("parse_error", {})
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        (HUGE, HUGE_MESSAGE),
+        ("NaN", "not JSON: NaN is not a number JSON allows (no NaN, Infinity or -Infinity)"),
+    ],
+    ids=["huge", "nan"],
+)
+def test_command_refuses_a_number_json_has_not(tmp_path, document, number, message):
+    path = tmp_path / "event.json"
+    path.write_bytes(with_number(document, number))
+    before = counts()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_event", str(path))
+    assert str(refused.value) == f"{path}: not valid JSON: {message}"
+    assert counts() == before

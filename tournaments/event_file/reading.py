@@ -13,11 +13,13 @@ both (issue #15).
 from __future__ import annotations
 
 import json
+import math
+import sys
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.nul import NUL, nul_paths
+from config.nul import first_nul, nul_paths
 
 from .schema import Problem
 from .validation import json_path
@@ -29,11 +31,10 @@ NUL_PROBLEMS_LISTED = 100
 def nul_in_text(text: str) -> Problem | None:
     """The first NUL in the raw text of a file (a NUL byte; never valid JSON), by line and
     column; None when there is none."""
-    index = text.find(NUL)
-    if index == -1:
+    nul = first_nul(text)
+    if nul is None:
         return None
-    line = text.count("\n", 0, index) + 1
-    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    line, column = nul
     return Problem(
         "",
         _(
@@ -44,8 +45,57 @@ def nul_in_text(text: str) -> Problem | None:
     )
 
 
+# Python's limit on the digits of an integer it reads from text (a longer one was a
+# ValueError, a 500): a number this long has no place in an event file.
+MAX_DIGITS = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
+# A number too large is shown by its start.
+NUMBER_SHOWN = 20
+
+
+class _NotAJsonNumber(ValueError):
+    """``json.loads`` met a number that JSON does not have or that cannot be kept."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+def _constant(name: str):
+    # NaN, Infinity and -Infinity: Python reads them, JSON (RFC 8259) has no such numbers.
+    raise _NotAJsonNumber(
+        _("not JSON: %(value)s is not a number JSON allows (no NaN, Infinity or -Infinity)")
+        % {"value": name}
+    )
+
+
+def _shown_number(text: str) -> str:
+    return text if len(text) <= NUMBER_SHOWN else text[:NUMBER_SHOWN] + "…"
+
+
+def _integer(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _NotAJsonNumber(
+            _("not JSON: the number %(number)s has %(digits)s digits, more than %(limit)s")
+            % {"number": _shown_number(text), "digits": digits, "limit": MAX_DIGITS}
+        )
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotAJsonNumber(
+            _("not JSON: the number %(number)s is too large") % {"number": _shown_number(text)}
+        )
+    return value
+
+
 def read_document(raw: bytes) -> tuple[object, list[Problem]]:
-    """The JSON value of an uploaded file, or the problem that stops it being read."""
+    """The JSON value of an uploaded file, or the problem that stops it being read: not
+    UTF-8, a NUL byte, not JSON, nested too deeply, or a number JSON does not have (NaN,
+    Infinity, -Infinity) or that is too long to read (more than :data:`MAX_DIGITS`
+    digits; a float beyond the largest)."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -54,9 +104,13 @@ def read_document(raw: bytes) -> tuple[object, list[Problem]]:
     if problem is not None:
         return None, [problem]
     try:
-        return json.loads(text), []
+        return json.loads(
+            text, parse_constant=_constant, parse_int=_integer, parse_float=_float
+        ), []
     except RecursionError:
         return None, [Problem("", _("not JSON: nested too deeply"))]
+    except _NotAJsonNumber as error:
+        return None, [Problem("", error.problem)]
     except json.JSONDecodeError as error:
         return None, [
             Problem(
