@@ -181,12 +181,16 @@ def job_task(name: str) -> Callable:
                 return
             [model] = [m for m in tracked_job_models() if m.task_name == name]
             running = model.objects.filter(pk=job_id, status=JobStatus.RUNNING)
-            for beat in running.values_list("heartbeat_at", flat=True):
+            # The heartbeat's age by the database's clock, as _stale() measures it.
+            age = models.ExpressionWrapper(
+                Now() - models.F("heartbeat_at"), output_field=models.DurationField()
+            )
+            for since_beat in running.annotate(age=age).values_list("age", flat=True):
                 # A redelivery (a killed pool child's requeued task, RabbitMQ after a dead
                 # worker) while the job's heartbeat is still fresh: its worker may be
                 # alive, or died just now. Look again once the lease has run out (a
                 # second after); a finished job ends this.
-                left = (beat + HEARTBEAT_LEASE - timezone.now()).total_seconds() if beat else 0
+                left = (HEARTBEAT_LEASE - since_beat).total_seconds() if since_beat else 0
                 raise self.retry(countdown=max(left, 0) + 1)
 
         task.__module__, task.__name__, task.__doc__ = run.__module__, run.__name__, run.__doc__
