@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from config.nul import shown
+
 from .models import COST_SYMBOLS, CardType, Element, Gender
 from .names import bidi_problem, name_key, search_key
 
@@ -203,7 +205,7 @@ def _read_jsonl(text: str) -> tuple[list[tuple[int, dict]], list[RowError]]:
                 row_errors.append(
                     RowError(
                         row,
-                        key.replace("\x00", "\\u0000"),
+                        shown(key),
                         _("must be text, a whole number or true/false."),
                     )
                 )
@@ -231,7 +233,7 @@ def _check_columns(columns: list[str], *, row: int, required: Iterable[str]) -> 
                 RowError(
                     row,
                     # Shown, and stored with the job's report: PostgreSQL refuses U+0000.
-                    column.replace("\x00", "\\u0000"),
+                    shown(column),
                     _("unknown column; the columns are %s.") % ", ".join(FIELDS),
                 )
             )

@@ -128,10 +128,17 @@ def bare_name(name: str) -> str:
     return text or name.strip()
 
 
+def first_bidi_control(text: str) -> str | None:
+    """The first bidirectional embedding, override or isolate in ``text`` (None when it
+    holds none): the one scan behind :func:`has_bidi_controls`, :func:`bidi_problem` and
+    the event forms' ``NoBidiControls``."""
+    return next((char for char in text if char in BIDI_CONTROLS), None)
+
+
 def has_bidi_controls(text: str) -> bool:
     """True when ``text`` holds a bidirectional embedding, override or isolate, which can
     make a name display as something other than what it is."""
-    return any(char in BIDI_CONTROLS for char in text)
+    return first_bidi_control(text) is not None
 
 
 def bidi_problem(text: str) -> str:
@@ -139,7 +146,7 @@ def bidi_problem(text: str) -> str:
     override or isolate in it (translated, naming the character). The card admin and the
     card import refuse a card name with one (name identity, :func:`name_key`, ignores it),
     the event file's import an event's or a user's name."""
-    found = next((char for char in text if char in BIDI_CONTROLS), None)
+    found = first_bidi_control(text)
     if found is None:
         return ""
     from django.utils.translation import gettext

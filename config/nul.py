@@ -40,6 +40,19 @@ def shown(name: str) -> str:
     return name.replace(NUL, "\\u0000")
 
 
+def first_nul(text: str) -> tuple[int, int] | None:
+    """Where the first NUL in ``text`` is: its line and column, both counted from 1 (lines
+    end at ``\n``); None when there is none. Shared by the importers that refuse a text
+    file holding NUL (the event file, rules documents, ``check_deck``), so all name the
+    same place."""
+    index = text.find(NUL)
+    if index == -1:
+        return None
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, column
+
+
 def _query_field(data) -> str | None:
     for key, values in data.lists():
         if NUL in key or any(NUL in value for value in values):

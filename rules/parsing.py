@@ -86,6 +86,8 @@ def parse_document(text: str, style: str | None = None) -> ParsedDocument:
     nul = text.find("\x00")
     if nul != -1:
         # PostgreSQL refuses U+0000 in text and SQLite keeps it: refused on both (#15).
+        # The same line as config.nul.first_nul (a test holds them equal), counted here
+        # because the rules engine runs without Django (test_engine_is_plain_python).
         line = text.count("\n", 0, nul) + 1
         raise ParseError(f"line {line} contains a NUL character (U+0000), which cannot be stored")
     style = style or detect_style(text)

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from cardpool.names import BIDI_CONTROLS
+from cardpool.names import first_bidi_control
 from decks.models import Format
 
 from .models import (
@@ -39,7 +39,8 @@ class NoBidiControls:
         self.field_label = field_label
 
     def __call__(self, value) -> None:
-        found = next((char for char in str(value) if char in BIDI_CONTROLS), None)
+        # The same scan as the card names' and the event file's (cardpool.names).
+        found = first_bidi_control(str(value))
         if found is not None:
             raise ValidationError(
                 _(

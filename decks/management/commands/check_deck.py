@@ -6,6 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from config.nul import first_nul
 from decks.models import Format
 from decks.services import check_text
 
@@ -67,12 +68,11 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{file}: line {line} is not UTF-8 text", returncode=EXIT_UNREADABLE
             ) from None
-        nul = text.find("\x00")
-        if nul != -1:
+        nul = first_nul(text)
+        if nul is not None:
             # As the pages and the API, which refuse NUL in a decklist (config/nul.py).
-            line = text.count("\n", 0, nul) + 1
             raise CommandError(
-                f"{file}: line {line} contains a NUL character (U+0000)",
+                f"{file}: line {nul[0]} contains a NUL character (U+0000)",
                 returncode=EXIT_UNREADABLE,
             )
         return text
