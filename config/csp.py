@@ -16,6 +16,10 @@ does not use. Settings:
   settings.
 * ``CSP_REPORT_ONLY`` (environment variable, default ``false``): send the policy as
   ``Content-Security-Policy-Report-Only``, so browsers only report what it would block.
+  Without ``CSP_REPORT_URI`` they "report" in the visitor's browser console only.
+* ``CSP_REPORT_URI`` (environment variable, default empty): where browsers send their
+  violation reports (``report-uri <uri>`` added to the policy, enforced or report-only),
+  for instance a collector such as report-uri.com or Sentry's security endpoint.
 
 A response that already carries the header (a view that set its own) keeps it.
 """
@@ -26,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 if TYPE_CHECKING:  # settings.py imports this module: nothing from django.http at load time
     from django.http import HttpRequest, HttpResponse
@@ -53,11 +58,29 @@ def policy_text(directives: Mapping[str, Sequence[str]]) -> str:
     )
 
 
+def with_report_uri(
+    directives: Mapping[str, Sequence[str]], uri: str | None
+) -> Mapping[str, Sequence[str]]:
+    """``directives`` plus ``report-uri <uri>`` when ``uri`` is set (one URL: whitespace,
+    ``;`` or ``,`` in it would change the policy, so it is refused)."""
+    uri = (uri or "").strip()
+    if not uri:
+        return directives
+    if any(char.isspace() or char in ";," for char in uri):
+        raise ImproperlyConfigured(f"CSP_REPORT_URI={uri!r} is not one URL.")
+    return {**directives, "report-uri": [uri]}
+
+
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
         self.header = REPORT_ONLY_HEADER if getattr(settings, "CSP_REPORT_ONLY", False) else HEADER
-        self.policy = policy_text(getattr(settings, "CSP_DIRECTIVES", DEFAULT_DIRECTIVES))
+        self.policy = policy_text(
+            with_report_uri(
+                getattr(settings, "CSP_DIRECTIVES", DEFAULT_DIRECTIVES),
+                getattr(settings, "CSP_REPORT_URI", ""),
+            )
+        )
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)

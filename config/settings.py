@@ -308,6 +308,8 @@ if not DEBUG:
 # Content-Security-Policy (config/csp.py): only the site's own scripts and styles.
 CSP_DIRECTIVES = DEFAULT_CSP_DIRECTIVES
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", default=False)
+# Where browsers send violation reports (report-uri); empty: none are sent.
+CSP_REPORT_URI = env_str("CSP_REPORT_URI", default="")
 
 # How many decks one account may store (a new one beyond it is refused: too_many_decks).
 DECKS_PER_USER = env_int("DECKS_PER_USER", default=200, minimum=1)

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
@@ -196,3 +199,65 @@ def test_htmx_adds_no_style_and_evaluates_nothing():
     for stylesheet in ("static/css/site.css", "static/css/admin.css"):
         text = (base / stylesheet).read_text(encoding="utf-8")
         assert ".htmx-indicator { opacity: 0; visibility: hidden; }" in text, stylesheet
+
+
+# --- Reports ------------------------------------------------------------------------------
+
+
+def test_a_report_uri_is_added_to_the_policy_enforced_or_report_only():
+    request = RequestFactory().get("/")
+    uri = "https://reports.example.org/csp?site=crossover"
+    for report_only, header in (
+        (False, "Content-Security-Policy"),
+        (True, "Content-Security-Policy-Report-Only"),
+    ):
+        with override_settings(CSP_REPORT_ONLY=report_only, CSP_REPORT_URI=f" {uri} "):
+            middleware = ContentSecurityPolicyMiddleware(lambda request: HttpResponse("ok"))
+        assert middleware(request)[header] == f"{POLICY}; report-uri {uri}"
+    with override_settings(CSP_REPORT_ONLY=True, CSP_REPORT_URI=""):
+        middleware = ContentSecurityPolicyMiddleware(lambda request: HttpResponse("ok"))
+    assert middleware(request)["Content-Security-Policy-Report-Only"] == POLICY
+
+
+@pytest.mark.parametrize(
+    "uri", ["https://a.example/r; script-src *", "https://a.example/r https://b", "a,b"]
+)
+def test_a_report_uri_that_would_change_the_policy_is_refused(uri):
+    with (
+        override_settings(CSP_REPORT_URI=uri),
+        pytest.raises(ImproperlyConfigured) as failure,
+    ):
+        ContentSecurityPolicyMiddleware(lambda request: HttpResponse("ok"))
+    assert str(failure.value) == f"CSP_REPORT_URI={uri!r} is not one URL."
+
+
+# --- Django's admin templates ---------------------------------------------------------------
+
+
+def without_action_bars(model_admin) -> bool:
+    return not (model_admin.actions_on_top or model_admin.actions_on_bottom)
+
+
+def test_every_admin_keeps_an_action_bar():
+    """Django's change_list.html writes an inline <style> when a ModelAdmin turns off both
+    action bars (the test below shows it): every admin the site registers keeps one."""
+    registry = admin.site._registry
+    assert len(registry) > 15
+    assert get_user_model() in registry
+    assert [
+        model._meta.label
+        for model, model_admin in registry.items()
+        if without_action_bars(model_admin)
+    ] == []
+
+
+@pytest.mark.django_db
+def test_a_change_list_without_action_bars_would_break_the_policy(staff_client, monkeypatch):
+    client, _ = staff_client
+    user_admin = admin.site._registry[get_user_model()]
+    url = reverse("admin:auth_user_changelist")
+    assert "<style" not in client.get(url).content.decode()
+    monkeypatch.setattr(user_admin, "actions_on_top", False)
+    monkeypatch.setattr(user_admin, "actions_on_bottom", False)
+    assert without_action_bars(user_admin)
+    assert "<style>" in client.get(url).content.decode()
