@@ -49,7 +49,12 @@ cards = deck_fixtures.cards
 formats = deck_fixtures.formats
 crossover = deck_fixtures.crossover
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+# worker_kill: .ci/run runs these beside the two suites (mostly waiting on workers).
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.worker_kill,
+    pytest.mark.django_db(transaction=True),
+]
 
 CARDS = 15_000  # rows of the card file (a card and its printing each)
 PLAYERS = 12_000  # decklists in the export (three rows each)

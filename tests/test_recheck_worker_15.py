@@ -37,7 +37,12 @@ formats = deck_fixtures.formats
 crossover = deck_fixtures.crossover
 player = deck_fixtures.player
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+# worker_kill: .ci/run runs these beside the two suites (mostly waiting on workers).
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.worker_kill,
+    pytest.mark.django_db(transaction=True),
+]
 
 DECKS = 6000
 CLEAN_DECK = "4 狡猾フィーリア [base]\n46 スワティ\n"
