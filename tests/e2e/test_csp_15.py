@@ -6,7 +6,9 @@ route a role may open, in the matrix's world (events A, A2, B, D with rounds, re
 penalty, a deck check, webhooks, tokens, an export job, a deck, rules and cards), kept
 where the server answers an HTML page (not CSV, JSON or a download). An anonymous
 visitor, a player and the organizer open each of theirs, the site admin the admin's
-index, a change list, a change form and two job progress pages, and anyone /api/docs/.
+index, a change list, a change form, two job progress pages, an add form, a delete
+confirmation, the card-file upload and django-axes' access attempts, and anyone
+/api/docs/.
 The conftest's ``new_page`` fails the test on any violation (the page and the
 directive); this test also checks that the scripts still work under the policy: htmx's
 live deck check, the admin's progress polling, Swagger UI.
@@ -21,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -190,6 +193,13 @@ def test_every_page_under_the_policy_on_a_phone(world, new_page, live_server):
         reverse("admin:tournaments_event_change", args=[a]),
         reverse("admin:decks_format_change", args=[crossover.pk]),
         reverse("admin:tournaments_exportjob_progress", args=[world.ids["job"]]),
+        # An add form, a delete confirmation, the card-file upload and django-axes' list
+        # (with a failed login in it: its action bar and its rows).
+        reverse("admin:cardpool_card_add"),
+        reverse("admin:decks_deck_delete", args=[world.ids["deck"]]),
+        reverse("admin:cardpool_importjob_upload"),
+        reverse("admin:axes_accessattempt_changelist"),
+        # Last: the page stays open for the htmx check below.
         reverse("admin:decks_recheckjob_progress", args=[running.pk]),
     ]
 
@@ -199,6 +209,9 @@ def test_every_page_under_the_policy_on_a_phone(world, new_page, live_server):
         for number, path in enumerate(pages[role], start=1):
             visit(page, path, f"{role}-{number:02d}{slug(path)}", problems)
     admin = browser_for(new_page, live_server, world.users[m.SITE_ADMIN])
+    # After every sign-in above (a successful one resets the address's failures).
+    assert not Client().login(username=world.users[m.PLAYER].username, password="wrong")
+    assert AccessAttempt.objects.count() == 1
     for number, path in enumerate(admin_pages, start=1):
         visit(admin, path, f"site-admin-{number:02d}{slug(path)}", problems)
 
