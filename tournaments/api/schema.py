@@ -15,7 +15,9 @@ Which errors an operation can answer follows from how the API works, not from ea
 * 400: invalid query parameters (filters, search) or an invalid request body (one that
   cannot be parsed is ``parse_error``);
 * 415: a request body in a media type the operation does not read (a JSON body must be
-  UTF-8: tournaments/api/parsers.py).
+  UTF-8: tournaments/api/parsers.py);
+* 429: a throttled view (its ``throttle_classes``, or ``DEFAULT_THROTTLE_CLASSES`` were
+  it set) refuses a caller past the rate (``throttled``, with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ IMPLICIT_ERRORS = {
     404: "No such object, one the caller may not see, or a page past the last (`not_found`).",
     415: "The body is not JSON, form data or multipart, or is JSON in another charset than "
     "UTF-8 (`unsupported_media_type`).",
+    429: "Too many requests (`throttled`); `Retry-After` gives the seconds to wait.",
+}
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer"},
+        "description": "Seconds to wait before asking again.",
+    }
 }
 PATH_PARAMETER = re.compile(r"{[^}]+}")
 
@@ -58,6 +67,9 @@ class ApiAutoSchema(AutoSchema):
                     "description": IMPLICIT_ERRORS[code],
                 },
             )
+        if "429" in responses:
+            # A view's own 429 (the deck check) says when to ask again too.
+            responses["429"].setdefault("headers", RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 
@@ -79,6 +91,8 @@ class ApiAutoSchema(AutoSchema):
             codes.append(404)
         if "requestBody" in operation:
             codes.append(415)
+        if view.get_throttles():
+            codes.append(429)
         return codes
 
     def _is_paginated(self) -> bool:
