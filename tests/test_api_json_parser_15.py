@@ -79,8 +79,14 @@ def _post(user, path: str, body: bytes, content_type: str = "application/json"):
 
 @pytest.mark.parametrize(
     ("body", "words"),
-    [(DEEP, "nested too deeply"), (HUGE_INTEGER, "4300"), ('{"n": ' + HUGE_INTEGER + "}", "4300")],
-    ids=["deep", "huge-integer", "huge-integer-in-object"],
+    [
+        (DEEP, "nested too deeply"),
+        (HUGE_INTEGER, "4300"),
+        ('{"n": ' + HUGE_INTEGER + "}", "4300"),
+        ('{"n": NaN}', "NaN"),
+        ('{"n": [1e400]}', "number too large: 1e400"),
+    ],
+    ids=["deep", "huge-integer", "huge-integer-in-object", "nan", "float-overflow"],
 )
 def test_unparsable_json_body_is_400_parse_error_nothing_written(live_match, body, words):
     before = _writes()
