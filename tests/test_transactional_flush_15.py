@@ -8,10 +8,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 
-from tests.decks.conftest import make_cards, make_formats, make_sets
-from tests.factories import GameFactory
-from tests.tournaments.conftest import build_event_after_round_3, build_staffed_event
-from tests.tournaments.factories import UserFactory
+from tests.tournaments.conftest import build_world_after_round_3
 from tournaments.models import Event, Match, Penalty, Registration
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,16 +28,7 @@ def row_counts() -> dict[str, int]:
 
 
 def test_a_transactional_test_commits_rows_that_refer_to_one_another():
-    game = GameFactory()
-    make_cards(game, make_sets(game))
-    crossover = make_formats()["crossover"]
-    organizer, co_organizer, judge = (
-        UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
-    )
-    players = [UserFactory(username=f"player{n:03d}") for n in range(1, 9)]
-    build_event_after_round_3(
-        build_staffed_event(organizer, co_organizer, judge, crossover), organizer, judge, players
-    )
+    build_world_after_round_3()
     assert connection.get_autocommit()  # committed: the next test would see them
     assert (Event.objects.count(), Registration.objects.count(), Penalty.objects.count()) == (
         1,

@@ -1,11 +1,14 @@
 """Fixtures for the tournament domain tests: the deck tests' small card pool and formats,
 users in every role, and composite events built through the service functions."""
 
+import contextlib
 from types import SimpleNamespace
 
 import pytest
+from django.db import transaction
 
 from tests.decks import conftest as deck_fixtures
+from tests.factories import GameFactory
 from tournaments import services
 from tournaments.models import StaffRole
 
@@ -98,3 +101,39 @@ def build_event_after_round_3(staffed_event, organizer, judge, players):
         rounds=rounds,
         warning=warning,
     )
+
+
+def build_world_after_round_3():
+    """Everything ``event_after_round_3`` stands on, without fixtures: the game, its cards
+    and formats, the organizer, co-organizer and judge, players ``player001``…``player008``
+    (the fixtures' usernames) and the event after round 3 (``built``)."""
+    game = GameFactory()
+    deck_fixtures.make_cards(game, deck_fixtures.make_sets(game))
+    crossover = deck_fixtures.make_formats()["crossover"]
+    organizer, co_organizer, judge = (
+        UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
+    )
+    players = [UserFactory(username=f"player{n:03d}") for n in range(1, 9)]
+    built = build_event_after_round_3(
+        build_staffed_event(organizer, co_organizer, judge, crossover), organizer, judge, players
+    )
+    return SimpleNamespace(
+        crossover=crossover,
+        organizer=organizer,
+        co_organizer=co_organizer,
+        judge=judge,
+        players=players,
+        built=built,
+    )
+
+
+@contextlib.contextmanager
+def rolled_back_at_the_end(django_db_blocker):
+    """For data a module builds once (a module-scoped fixture): written inside a transaction
+    rolled back when the module is done; each test runs in a savepoint of it
+    (pytest-django's ``db``), as ``TestCase.setUpTestData`` does."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)

@@ -5,11 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.urls import reverse
 
-from tests.decks.conftest import make_cards, make_formats, make_sets
-from tests.factories import GameFactory
 from tournaments.models import (
     AuditEntry,
     Event,
@@ -21,7 +18,7 @@ from tournaments.models import (
     Round,
 )
 
-from .conftest import build_event_after_round_3, build_staffed_event
+from .conftest import build_world_after_round_3, rolled_back_at_the_end
 from .factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -34,26 +31,8 @@ def _player_pks(django_db_setup, django_db_blocker):
     """``event_after_round_3`` built once for the module inside a transaction rolled back
     at its end; each test runs in a savepoint of it (pytest-django's ``db``), as
     ``TestCase.setUpTestData`` does. Returns its players' primary keys."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            game = GameFactory()
-            make_cards(game, make_sets(game))
-            crossover = make_formats()["crossover"]
-            organizer, co_organizer, judge = (
-                UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
-            )
-            built = build_event_after_round_3(
-                build_staffed_event(organizer, co_organizer, judge, crossover),
-                organizer,
-                judge,
-                [UserFactory(username=f"player{n:03d}") for n in range(1, 9)],
-            )
-            yield [player.pk for player in built.players]
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+    with rolled_back_at_the_end(django_db_blocker):
+        yield [player.pk for player in build_world_after_round_3().players]
 
 
 @pytest.fixture

@@ -10,11 +10,10 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.decks.conftest import LEGAL_DECK, make_cards, make_formats, make_sets
-from tests.factories import GameFactory
+from tests.decks.conftest import LEGAL_DECK
 from tournaments import services
 from tournaments.event_file import (
     SCHEMA_PATH,
@@ -38,7 +37,7 @@ from tournaments.models import (
 )
 from tournaments.services import deck_checks
 
-from .conftest import build_event_after_round_3, build_staffed_event
+from .conftest import build_world_after_round_3, rolled_back_at_the_end
 from .factories import UserFactory, games_for, open_event, register_all, report_all
 from .test_event_file_roundtrip_14 import comparable, empty_database
 
@@ -52,26 +51,9 @@ def _busy_event_pk(django_db_setup, django_db_blocker):
     ``TestCase.setUpTestData`` does, so one test's import or edit never reaches another.
     The users are the fixtures' (``organizer``, ``judge``, ``player001``…): a test that
     asks for such a fixture gets the same account (UserFactory gets it by username)."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            game = GameFactory()
-            make_cards(game, make_sets(game))
-            crossover = make_formats()["crossover"]
-            organizer, co_organizer, judge = (
-                UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
-            )
-            state = build_event_after_round_3(
-                build_staffed_event(organizer, co_organizer, judge, crossover),
-                organizer,
-                judge,
-                [UserFactory(username=f"player{n:03d}") for n in range(1, 9)],
-            )
-            yield build_busy_event(state, organizer, judge).pk
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+    with rolled_back_at_the_end(django_db_blocker):
+        world = build_world_after_round_3()
+        yield build_busy_event(world.built, world.organizer, world.judge).pk
 
 
 @pytest.fixture

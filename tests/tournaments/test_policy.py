@@ -8,11 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.utils import timezone
 
-from tests.decks.conftest import LEGAL_DECK, make_cards, make_formats, make_sets
-from tests.factories import GameFactory
+from tests.decks.conftest import LEGAL_DECK
 from tournaments import policy, services
 from tournaments.models import (
     AuditEntry,
@@ -25,7 +23,7 @@ from tournaments.models import (
 )
 from tournaments.policy import Role
 
-from .conftest import build_event_after_round_3, build_staffed_event
+from .conftest import build_world_after_round_3, rolled_back_at_the_end
 from .factories import UserFactory, new_event, open_event, register_all
 
 pytestmark = pytest.mark.django_db
@@ -210,45 +208,29 @@ def _world_rows(django_db_setup, django_db_blocker):
     test runs in a savepoint of it (pytest-django's ``db``), as ``TestCase.setUpTestData``
     does. The tests only read it: every call is refused and changes nothing. Returns the
     primary keys; :func:`world` fetches fresh objects for each test."""
-    with django_db_blocker.unblock():
-        atomic = transaction.atomic()
-        atomic.__enter__()
-        try:
-            game = GameFactory()
-            make_cards(game, make_sets(game))
-            crossover = make_formats()["crossover"]
-            organizer, co_organizer, judge = (
-                UserFactory(username=name) for name in ("organizer", "co-organizer", "judge")
-            )
-            players = [UserFactory(username=f"player{n:03d}") for n in range(1, 9)]
-            built = build_event_after_round_3(
-                build_staffed_event(organizer, co_organizer, judge, crossover),
-                organizer,
-                judge,
-                players,
-            )
-            event = built.event
-            draft_event = new_event(organizer, crossover, name="Another draft")
-            round_4 = services.generate_round(event, actor=organizer)
-            match = Match.objects.filter(round=round_4).exclude(player2=None).first()
-            yield SimpleNamespace(
-                event=event.pk,
-                organizer=organizer.pk,
-                judge=judge.pk,
-                co_organizer=co_organizer.pk,
-                players=[player.pk for player in players],
-                registrations=[registration.pk for registration in built.registrations],
-                dropped=built.dropped.pk,
-                rounds=[round_.pk for round_ in built.rounds],
-                warning=built.warning.pk,
-                draft_event=draft_event.pk,
-                round_4=round_4.pk,
-                match=match.pk,
-                staff_row=EventStaff.objects.get(event=event, user=judge).pk,
-            )
-        finally:
-            transaction.set_rollback(True)
-            atomic.__exit__(None, None, None)
+    with rolled_back_at_the_end(django_db_blocker):
+        world = build_world_after_round_3()
+        organizer, co_organizer, judge = world.organizer, world.co_organizer, world.judge
+        crossover, players, built = world.crossover, world.players, world.built
+        event = built.event
+        draft_event = new_event(organizer, crossover, name="Another draft")
+        round_4 = services.generate_round(event, actor=organizer)
+        match = Match.objects.filter(round=round_4).exclude(player2=None).first()
+        yield SimpleNamespace(
+            event=event.pk,
+            organizer=organizer.pk,
+            judge=judge.pk,
+            co_organizer=co_organizer.pk,
+            players=[player.pk for player in players],
+            registrations=[registration.pk for registration in built.registrations],
+            dropped=built.dropped.pk,
+            rounds=[round_.pk for round_ in built.rounds],
+            warning=built.warning.pk,
+            draft_event=draft_event.pk,
+            round_4=round_4.pk,
+            match=match.pk,
+            staff_row=EventStaff.objects.get(event=event, user=judge).pk,
+        )
 
 
 @pytest.fixture
