@@ -17,7 +17,6 @@ importer's row by row in tests/cardpool/test_import_hostile_15.py.
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Permission, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -26,7 +25,10 @@ from django.utils import translation
 
 from cardpool.admin import CardAdminForm
 from cardpool.models import Card, ImportJob, Printing
+from tests.cardpool import test_admin_import as admin_import_tests
 from tests.decks.conftest import BETA_DECK, cards, crossover, formats, sets  # noqa: F401
+
+importer = admin_import_tests.importer  # the admin upload's user
 
 pytestmark = pytest.mark.django_db
 
@@ -36,17 +38,6 @@ NUL_REASON = "contains a NUL character (U+0000), which cannot be stored."
 
 def bidi_reason(code: str) -> str:
     return f"contains a character that changes the text direction ({code}); remove it."
-
-
-@pytest.fixture
-def importer(client):
-    user = User.objects.create_user("importer", password="pw", is_staff=True)
-    user.user_permissions.add(
-        Permission.objects.get(codename="add_importjob"),
-        Permission.objects.get(codename="view_importjob"),
-    )
-    client.force_login(user)
-    return client
 
 
 def upload(client, game, raw: bytes, name: str):
