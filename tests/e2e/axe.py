@@ -28,6 +28,14 @@ def serious_violations(page, context: dict | None = None) -> list[str]:
     ]
 
 
+# The two looks every page gets: a phone in Japanese, a laptop in English (viewport,
+# browser locale, site language), by case name.
+CASES = {
+    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
+    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
+}
+
+
 class PageLook:
     """What each browser test checks on every page it visits: a full-page screenshot
     (``SHOTS/<case>-NN-<name>.png``, looked at by whoever changes the page), no sideways

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
 from tests.decks import conftest as deck_fixtures
-from tests.e2e.axe import PageLook
+from tests.e2e.axe import CASES, PageLook
 from tests.tournaments.factories import UserFactory, open_event
 from tournaments.models import ApiToken
 
@@ -33,10 +33,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/tmp/shots/tokens")
 PASSWORD = "a-long-pass-2026"
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 
 
 def api_status(secret: str, url: str) -> int:

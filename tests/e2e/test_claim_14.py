@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from tests.decks import conftest as deck_fixtures
-from tests.e2e.axe import serious_violations
+from tests.e2e.axe import CASES, serious_violations
 from tests.tournaments.factories import UserFactory, open_event, register_all
 
 sets = deck_fixtures.sets
@@ -30,10 +30,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = Path("/tmp/shots/claim")
 PASSWORD = "a-long-pass-2026"
 NEW_PASSWORD = "violet-harbour-lantern-58"
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from tests.decks import conftest as deck_fixtures
-from tests.e2e.axe import PageLook
+from tests.e2e.axe import CASES, PageLook
 from tests.tournaments.factories import UserFactory, open_event, register_all
 from tournaments import infractions, services
 from tournaments.models import DeckCheck, Match, Penalty, PenaltyKind
@@ -36,10 +36,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/tmp/shots/deckcheck")
 PASSWORD = "a-long-pass-2026"
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 REGISTERED = (
     "4 森原 さとみ\n2 狡猾フィーリア [base]\n44 スワティ\n"
     "サイドボード\n2 狡猾フィーリア [base]\n3 スワティ\n"

@@ -12,15 +12,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from tests.e2e.axe import PageLook
+from tests.e2e.axe import CASES, PageLook
 from tests.tournaments.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = Path("/tmp/shots/error-pages")
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 
 
 @pytest.mark.parametrize("case", list(CASES))

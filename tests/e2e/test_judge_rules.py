@@ -21,15 +21,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from tests.e2e.axe import PageLook
+from tests.e2e.axe import CASES, PageLook
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/tmp/shots/setup")
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 DEMO_TITLE = "大会運営の手引き（デモ — 公式ではありません）"
 RULING = "【デモ・非公式】デッキリストに『桜庭ひかる』と書いても"
 

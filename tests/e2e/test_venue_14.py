@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from config import lan
 from tests.decks import conftest as deck_fixtures
-from tests.e2e.axe import PageLook
+from tests.e2e.axe import CASES, PageLook
 from tests.tournaments.factories import UserFactory, open_event, play_round, register_all
 from tournaments import services
 from tournaments.event_file import export_event
@@ -40,10 +40,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = Path("/tmp/shots/venue")
 PASSWORD = "a-long-pass-2026"
 LAN_ADDRESS = "192.168.1.20"
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from tests.decks import conftest as deck_fixtures
-from tests.e2e.axe import PageLook
+from tests.e2e.axe import CASES, PageLook
 from tests.tournaments.factories import UserFactory, open_event, register_all
 from tests.tournaments.test_webhooks_14 import Receiver
 from tournaments import services
@@ -35,10 +35,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/tmp/shots/webhooks")
 PASSWORD = "a-long-pass-2026"
-CASES = {
-    "phone-ja": ({"width": 390, "height": 844}, "ja-JP", "ja"),
-    "laptop-en": ({"width": 1366, "height": 900}, "en-US", "en"),
-}
 
 
 @pytest.fixture
