@@ -57,6 +57,13 @@ def _reason(**kwargs) -> ModelCharField:
     return ModelCharField(AuditEntry, "reason", max_length=REASON_CHARS, **kwargs)
 
 
+def _deck_text(**kwargs) -> ModelCharField:
+    """A decklist as pasted (its spacing kept: the parser reads it line by line)."""
+    return ModelCharField(
+        Registration, "deck_text", max_length=DECKLIST_CHARS, trim_whitespace=False, **kwargs
+    )
+
+
 # --- errors ----------------------------------------------------------------------------
 
 
@@ -260,24 +267,14 @@ class StandingsSerializer(serializers.Serializer):
 
 
 class RegisterInputSerializer(serializers.Serializer):
-    deck_text = ModelCharField(
-        Registration,
-        "deck_text",
-        max_length=DECKLIST_CHARS,
-        required=False,
-        allow_blank=True,
-        trim_whitespace=False,
-        help_text="Optional now.",
-    )
+    deck_text = _deck_text(required=False, allow_blank=True, help_text="Optional now.")
     join_waitlist = serializers.BooleanField(
         default=True, help_text="False: refuse with `capacity_full` instead of waitlisting."
     )
 
 
 class DecklistInputSerializer(serializers.Serializer):
-    deck_text = ModelCharField(
-        Registration, "deck_text", max_length=DECKLIST_CHARS, trim_whitespace=False
-    )
+    deck_text = _deck_text()
     reason = _reason(
         required=False, allow_blank=True, default="", help_text="Needed once lists are locked."
     )
@@ -523,13 +520,9 @@ class LateEntryInputSerializer(serializers.Serializer):
     username = ModelCharField(
         User, "username", help_text="The player to add; `user_not_found` if none."
     )
-    deck_text = ModelCharField(
-        Registration,
-        "deck_text",
-        max_length=DECKLIST_CHARS,
+    deck_text = _deck_text(
         required=False,
         allow_blank=True,
-        trim_whitespace=False,
         help_text="Needed unless the player submitted a legal list earlier (e.g. waitlisted).",
     )
     reason = _reason(required=False, allow_blank=True, default="")
