@@ -111,7 +111,10 @@ ACTIONS: dict[str, Action] = {
     ),
     "penalty.issued": Action(_("Penalty issued"), _("%(penalty)s for %(player)s")),
     "deck_check.recorded": Action(_("Deck check"), _("Deck check of %(player)s")),
+    "event.imported": Action(_("Event file imported"), _("Event imported from an event file")),
 }
+# An import that replaced an existing event ("created": false in its data).
+EVENT_REPLACED = _("Event replaced by an imported event file")
 # A penalty issued for a failed deck check: its entry names the check ("deck_check").
 DECK_CHECK_PENALTY = _("%(penalty)s for %(player)s (deck check)")
 
@@ -147,6 +150,24 @@ LABELS = {
     "infraction": _("Infraction"),
     "deck_check_ok": _("Deck matches the registered list"),
     "discrepancies": _("Discrepancies found"),
+}
+
+# Labels of one action's keys: an import's counts are named like the event's relations
+# ("registrations"), which are no fields with a label of their own.
+ACTION_LABELS = {
+    "event.imported": {
+        "exported_at": _("File exported at"),
+        "created": _("New event"),
+        "users_created": _("Placeholder accounts created"),
+        "users_matched": _("Existing accounts matched"),
+        "registrations": _("Registrations imported"),
+        "rounds": _("Rounds imported"),
+        "matches": _("Matches imported"),
+        "submissions": _("Result reports imported"),
+        "penalties": _("Penalties imported"),
+        "deck_checks": _("Deck checks imported"),
+        "audit_entries": _("Audit entries imported"),
+    },
 }
 
 # Data kept for the record but not worth a line: counters, ids shown by another key, the
@@ -373,15 +394,24 @@ class Change:
         return self.after is not None
 
 
-def _field_label(object_type: str, key: str) -> str:
+def _field_label(object_type: str, key: str, action: str = "") -> str:
+    """The label of one key of an entry's data: the action's own word for it, the
+    shared one, or the verbose name of the field of that name on the entry's object (or
+    the event). Only a field with a verbose name counts: a key named like a reverse
+    relation ("registrations", "matches") is no field a person set, and has none."""
+    own = ACTION_LABELS.get(action, {}).get(key)
+    if own is not None:
+        return capfirst(str(own))
     if key in LABELS:
         return capfirst(str(LABELS[key]))
     for model_name in (object_type, "event"):
         try:
-            model = apps.get_model("tournaments", model_name)
-            return capfirst(str(model._meta.get_field(key).verbose_name))
+            field = apps.get_model("tournaments", model_name)._meta.get_field(key)
         except (LookupError, FieldDoesNotExist):
             continue
+        verbose_name = getattr(field, "verbose_name", None)
+        if verbose_name is not None:
+            return capfirst(str(verbose_name))
     return capfirst(key.replace("_", " "))
 
 
@@ -514,7 +544,7 @@ class _Reader:
                 inner = nested.changes(old, new, prefix=_field_label(self.type, key))
                 out += inner
                 continue
-            label = _field_label(self.type, key)
+            label = _field_label(self.type, key, self.entry.action)
             if prefix:
                 label = gettext("%(group)s: %(field)s") % {"group": prefix, "field": label}
             multiline = any(isinstance(v, str) and "\n" in v for v in (old, new))
@@ -529,6 +559,9 @@ class _Reader:
         return out
 
     def _order(self, key: str):
+        own = list(ACTION_LABELS.get(self.entry.action, ()))
+        if key in own:
+            return (-1, own.index(key), key)
         for model_name in (self.type, "event"):
             try:
                 fields = [f.name for f in apps.get_model("tournaments", model_name)._meta.fields]
@@ -565,6 +598,8 @@ def _sentence(entry, event) -> str:
         return _fallback(entry.action)
     if entry.action == "penalty.issued" and after.get("deck_check"):
         return str(DECK_CHECK_PENALTY) % names
+    if entry.action == "event.imported" and after.get("created") is False:
+        return str(EVENT_REPLACED)
     return str(action.sentence) % names
 
 

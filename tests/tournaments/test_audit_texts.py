@@ -34,7 +34,9 @@ def texts(item, language="en"):
 
 
 def written_actions() -> set[str]:
-    """Every "prefix.name" string constant in the services: the actions they record."""
+    """Every "prefix.name" string constant in the services (the actions they record),
+    and the ``action=`` of every ``audit.record(...)`` call elsewhere in the app (the
+    event-file import's ``event.imported``)."""
     found = set()
     for path in SERVICES.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -42,6 +44,18 @@ def written_actions() -> set[str]:
                 head, dot, tail = node.value.partition(".")
                 if dot and head.isidentifier() and tail.isidentifier() and head.islower():
                     found.add(node.value)
+    for path in SERVICES.parent.rglob("*.py"):
+        if SERVICES in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "record"
+            ):
+                for keyword in node.keywords:
+                    if keyword.arg == "action" and isinstance(keyword.value, ast.Constant):
+                        found.add(keyword.value.value)
     return found
 
 
