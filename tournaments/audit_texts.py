@@ -78,6 +78,9 @@ ACTIONS: dict[str, Action] = {
     "registration.account_claimed": Action(
         _("Account claimed"), _("%(player)s claimed their account")
     ),
+    "registration.account_accepted": Action(
+        _("Account joined"), _("%(player)s added this event's imported records to their account")
+    ),
     "registration.decklist_submitted": Action(
         _("Decklist submitted"), _("Decklist of %(player)s submitted")
     ),
@@ -651,6 +654,16 @@ def _joined(pieces: list | None, names: dict) -> str | None:
     )
 
 
+def act_by(name: str, imported: bool) -> str:
+    """Who did an act, as shown: an act an event-file import wrote is what the file states,
+    never an act of an account here ("per the imported file: NAME")."""
+    if not imported:
+        return name
+    if not name:
+        return gettext("per the imported file")
+    return gettext("per the imported file: %(name)s") % {"name": name}
+
+
 def object_name(entry, event) -> str:
     """What the entry is about: the event's name, "Round 2, table 4", a player's name."""
     if entry.object_type == "event":
@@ -684,7 +697,9 @@ def audit_rows(entries, *, user, event, access, changes: bool = True) -> list[di
                 "action_label": action_label(entry.action),
                 "object": object_name(entry, event),
                 "when": moment_text(entry.created_at),
-                "actor": entry.actor.get_username() if entry.actor_id else "",
+                "actor": act_by(
+                    entry.actor.get_username() if entry.actor_id else "", entry.imported
+                ),
                 "changes": found,
             }
         )

@@ -537,6 +537,9 @@ class ResultReport(models.Model):
     reason = models.TextField(_("reason"), blank=True)
     match_version = models.PositiveIntegerField(_("result version"))
     created_at = models.DateTimeField(_("submitted"), auto_now_add=True)
+    # Written by an event-file import: what the file states, shown as "per the imported
+    # file", never as an act of a user of this site.
+    imported = models.BooleanField(_("from an imported file"), default=False, editable=False)
 
     class Meta:
         ordering = ["match", "match_version"]
@@ -735,6 +738,9 @@ class Penalty(models.Model):
         verbose_name=_("deck check"),
     )
     created_at = models.DateTimeField(_("issued"), auto_now_add=True)
+    # Written by an event-file import: what the file states, shown as "per the imported
+    # file", never as an act of a user of this site.
+    imported = models.BooleanField(_("from an imported file"), default=False, editable=False)
 
     class Meta:
         ordering = ["event", "created_at", "id"]
@@ -802,6 +808,9 @@ class DeckCheck(models.Model):
     ok = models.BooleanField(_("deck matches the list"))
     note = models.TextField(_("note"), blank=True)
     created_at = models.DateTimeField(_("checked"), auto_now_add=True)
+    # Written by an event-file import: what the file states, shown as "per the imported
+    # file", never as an act of a user of this site.
+    imported = models.BooleanField(_("from an imported file"), default=False, editable=False)
 
     class Meta:
         ordering = ["event", "-created_at", "-id"]
@@ -838,6 +847,9 @@ class AuditEntry(models.Model):
     before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(_("after"), null=True, blank=True, encoder=DjangoJSONEncoder)
     created_at = models.DateTimeField(_("when"), auto_now_add=True)
+    # Written by an event-file import: what the file states, shown as "per the imported
+    # file", never as an act of a user of this site.
+    imported = models.BooleanField(_("from an imported file"), default=False, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -1096,3 +1108,40 @@ class ClaimLink(models.Model):
 
     def __str__(self) -> str:
         return f"claim {self.user_id} ({self.event_id})"
+
+
+class FileIdentity(models.Model):
+    """A name an event file uses in one event, and the account it stands for there.
+
+    An import speaks only for its importer (``tournaments.event_file.importing``): a name
+    in the file becomes a placeholder account that belongs to the event that made it
+    (``user``, inactive, no password), never an existing account of this site. The
+    placeholder can be claimed (a link its event's organizer makes, the player sets a
+    password) or accepted by a signed-in account's owner (the event's records move to
+    them): ``accepted_at`` is then set, and a later import of the same event maps the
+    name to that account again. Another event's import never reaches this row."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="file_identities", verbose_name=_("event")
+    )
+    name = models.CharField(_("name in the file"), max_length=150)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="file_identities",
+        verbose_name=_("account"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "name"]
+        verbose_name = _("name from an event file")
+        verbose_name_plural = _("names from event files")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="fileidentity_name_once"),
+            models.UniqueConstraint(fields=["event", "user"], name="fileidentity_user_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.event_id})"

@@ -118,6 +118,8 @@ def claim_account(request, token: str):
         text, status = REFUSALS[refusal.code]
         response = render(request, "tournaments/claim/refused.html", {"text": text}, status=status)
         return _private(response)
+    if request.method == "POST" and request.POST.get("accept"):
+        return _accept(request, token, link)
     form = ClaimForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -150,3 +152,34 @@ def claim_account(request, token: str):
         status=400 if request.method == "POST" else 200,
     )
     return _private(response)
+
+
+def _accept(request, token: str, link):
+    """A signed-in visitor adds the placeholder's records to their own account."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    try:
+        claims.accept_claim(token, user=request.user)
+    except claims.ClaimRefused as refusal:
+        text, status = REFUSALS[refusal.code]
+        response = render(request, "tournaments/claim/refused.html", {"text": text}, status=status)
+        return _private(response)
+    except claims.Conflict:
+        text, status = REFUSALS["link_used"]
+        response = render(request, "tournaments/claim/refused.html", {"text": text}, status=status)
+        return _private(response)
+    except InvalidState:
+        response = render(
+            request,
+            "tournaments/claim/refused.html",
+            {
+                "text": _(
+                    "Your account already takes part in this event. Ask the event's "
+                    "organizer to merge the two entries."
+                )
+            },
+            status=409,
+        )
+        return _private(response)
+    messages.success(request, _("The event's records are now on your account."))
+    return redirect("tournaments:event_detail", pk=link.event_id)

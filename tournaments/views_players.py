@@ -320,7 +320,7 @@ def _render_player_page(
         **deck_report_context(registration.deck_report, event.format),
         "rejected": deck_report_context(rejected_report, event.format) if rejected_report else None,
         "can_make_claim_link": claims.can_make_claim_link(access)
-        and claims.is_placeholder(registration.player),
+        and claims.belongs_to(registration.player, event),
     }
     return render(request, "tournaments/players/player_detail.html", context)
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from tests.tournaments.factories import UserFactory, register_all
 from tournaments import policy, services
 from tournaments.audit_texts import ACTIONS
-from tournaments.models import AuditEntry, ClaimLink
+from tournaments.models import AuditEntry, ClaimLink, FileIdentity
 from tournaments.services import claims
 from tournaments.services.audit import NOT_STANDINGS_ACTIONS
 
@@ -45,6 +45,8 @@ def ghost_registration(staffed_event):
     player = UserFactory(username="ghost")
     registration = register_all(staffed_event, [player])[0]
     make_placeholder(player)
+    # A placeholder belongs to the event whose import made it (#21).
+    FileIdentity.objects.create(event=staffed_event, name="ghost", user=player)
     registration.player.refresh_from_db()
     return registration
 

@@ -318,7 +318,9 @@ def test_api_import_creates_then_replaces(running, outsider):
     assert body["url"] == f"/events/{imported.pk}/"
     assert body["created"] is True
     assert body["counts"]["registrations"] == 8
-    assert body["users_created"] == []
+    # The file names people, not accounts: each name is a placeholder of the new event,
+    # never the existing account of that name (#21).
+    assert body["users_created"] == [row["username"] for row in document["users"]]
     assert imported.organizer == outsider
     replaced = api.post(API_IMPORT, document, format="json")
     assert replaced.status_code == 200

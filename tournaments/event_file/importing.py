@@ -12,8 +12,6 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
@@ -35,6 +33,7 @@ from ..models import (
     Round,
 )
 from ..services import audit
+from . import identities
 from .reading import nul_problems
 from .schema import EventFileRejected, Problem
 from .validation import validate
@@ -161,9 +160,19 @@ def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutco
             policy.require(policy.can_create_event(actor), "login_required")
         else:
             policy.require(policy.can_edit_event(policy.access_for(actor, event)), "not_manager")
-    users, created_names = _accounts(document["users"])
+    people = identities.resolve(document["users"], event=event, actor=actor)
+    problems = identities.place_problems(document, people)
+    if problems:
+        raise EventFileRejected(problems)
+    users, created_names = people.users, people.created
+    if people.trusted:
+        organizer = users[data["organizer"]]
+    else:
+        # The file speaks for its importer only: they organize what they import (a
+        # replaced event keeps its organizer; replacing takes the right to edit it).
+        organizer = actor if created else event.organizer
     settings = {
-        "organizer": users[data["organizer"]],
+        "organizer": organizer,
         "format": fmt,
         "name": data["name"],
         "date": _date(data["date"]),
@@ -190,6 +199,7 @@ def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutco
             setattr(event, name, value)
         event.save(update_fields=list(settings))
     Event.objects.filter(pk=event.pk).update(created_at=_time(data["created_at"]))
+    identities.record_identities(event, people)
 
     staff = _bulk(
         EventStaff,
@@ -251,6 +261,7 @@ def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutco
                 result=row["result"],
                 ok=row["ok"],
                 note=row["note"],
+                imported=True,
             )
             for row in document["deck_checks"]
         ],
@@ -288,6 +299,7 @@ def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutco
                     record=sub["record"],
                     reason=sub["reason"],
                     match_version=sub["version"],
+                    imported=True,
                 )
             )
             report_times.append(_time(sub["at"]))
@@ -320,6 +332,7 @@ def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutco
                 reason=row["reason"],
                 before=row["before"],
                 after=row["after"],
+                imported=True,
             )
         )
     entries = _bulk(AuditEntry, entries, [_time(row["at"]) for row in document["audit"]])
@@ -344,38 +357,6 @@ def _write(document: dict, fmt: Format, infractions: dict, actor) -> ImportOutco
     )
     event.refresh_from_db()
     return ImportOutcome(event=event, created=created, counts=counts, users_created=created_names)
-
-
-def _accounts(rows: list[dict]) -> tuple[dict, list[str]]:
-    """The file's usernames mapped to accounts here: existing ones as they are (never
-    changed), the others created inactive with no usable password (to be claimed)."""
-    user_model = get_user_model()
-    names = [row["username"] for row in rows]
-    users = {u.get_username(): u for u in user_model.objects.filter(username__in=names)}
-    missing = [row for row in rows if row["username"] not in users]
-    unusable = make_password(None)
-    created = user_model.objects.bulk_create(
-        [
-            user_model(
-                username=row["username"],
-                first_name=row["first_name"],
-                last_name=row["last_name"],
-                email=row.get("email", ""),
-                is_active=False,
-                password=unusable,
-            )
-            for row in missing
-        ],
-        batch_size=BATCH,
-    )
-    if created and created[0].pk is None:  # a backend that does not return ids
-        users.update(
-            (u.get_username(), u)
-            for u in user_model.objects.filter(username__in=[r["username"] for r in missing])
-        )
-    else:
-        users.update((u.get_username(), u) for u in created)
-    return users, [row["username"] for row in missing]
 
 
 def _clear(event: Event) -> None:
@@ -508,4 +489,5 @@ def _penalty(event, row, users, registration_of, round_of, match_of, deck_checks
         round=round_of.get(row["round"]),
         match=match_of[(match["round"], match["table"])] if match else None,
         deck_check=deck_checks[row["deck_check"]] if row["deck_check"] is not None else None,
+        imported=True,
     )

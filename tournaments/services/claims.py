@@ -1,10 +1,15 @@
 """Claiming a placeholder account: the inactive account with no usable password that an
-event-file import makes for a username unknown here (``tournaments.event_file.importing``).
+event-file import makes for a name in the file (``tournaments.event_file.identities``).
+A placeholder belongs to the event whose import made it (a ``FileIdentity`` row): only
+that event's owner can hand it out, so another import naming the same person cannot.
 
 The event's organizer (or a site administrator) makes a one-time link for a registration
 whose player is such a placeholder and hands it to the player; the player opens it, sets
 a password (the site's password validators) and optionally an e-mail, and the account
-becomes theirs: active, signed in, the link spent.
+becomes theirs: active, signed in, the link spent. Or, signed in to an account of their
+own, they accept the link (:func:`accept_claim`): the event's records of the placeholder
+move to their account, which is how an existing account joins an imported event: only
+by its owner's choice.
 
 The link's token (256 random bits) is never stored: the row keeps its SHA-256, like API
 tokens (``tournaments.tokens``). Making a new link for an account ends the earlier unused
@@ -22,10 +27,11 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from .. import policy
-from ..models import ClaimLink, Registration
+from ..models import ClaimLink, EventStaff, FileIdentity, Registration
 from . import audit
 from ._common import Actor
 from .errors import Conflict, InvalidInput, InvalidState, NotAllowed
@@ -52,6 +58,11 @@ def is_placeholder(user) -> bool:
     return not user.is_active and user.last_login is None and not user.has_usable_password()
 
 
+def belongs_to(user, event) -> bool:
+    """``user`` is a placeholder that ``event``'s import made (not another event's)."""
+    return is_placeholder(user) and FileIdentity.objects.filter(event=event, user=user).exists()
+
+
 def can_make_claim_link(access: policy.EventAccess) -> bool:
     """Handing an account to a person is the event owner's call: its organizer or a site
     administrator, not the co-organizers or judges."""
@@ -65,13 +76,15 @@ def make_claim_link(
 
     Side effects: one ``ClaimLink`` row; the account's earlier unused links end now; one
     audit entry (``registration.claim_link_made``). Raises ``NotAllowed``
-    (``not_event_owner``) or ``InvalidState`` (``not_a_placeholder``)."""
+    (``not_event_owner``) or ``InvalidState`` (``not_a_placeholder``: the account is in
+    use, or it is not a name this event's import made)."""
     policy.require(can_make_claim_link(access), "not_event_owner", "the event's organizer only")
     player = registration.player
-    if not is_placeholder(player):
+    if not belongs_to(player, registration.event):
         raise InvalidState(
             "not_a_placeholder",
-            f"the account {player.get_username()!r} is already in use: it cannot be claimed",
+            f"the account {player.get_username()!r} is in use or belongs to another event: "
+            "it cannot be claimed here",
         )
     now = now or timezone.now()
     token = secrets.token_urlsafe(32)
@@ -108,7 +121,9 @@ class ClaimRefused(Exception):
 def find_claim_link(token: str, *, now=None, lock: bool = False) -> ClaimLink:
     """The live link ``token`` names, with its account (raises :class:`ClaimRefused`)."""
     now = now or timezone.now()
-    links = ClaimLink.objects.select_related("user", "event")
+    # One query: whether the account is still this event's own placeholder comes along.
+    owned = FileIdentity.objects.filter(event=OuterRef("event"), user=OuterRef("user"))
+    links = ClaimLink.objects.select_related("user", "event").annotate(owned=Exists(owned))
     if lock:
         links = links.select_for_update(of=("self",))
     link = links.filter(token_hash=hash_claim_token(token)).first()
@@ -118,7 +133,7 @@ def find_claim_link(token: str, *, now=None, lock: bool = False) -> ClaimLink:
         raise ClaimRefused("link_used", "the link has been used already")
     if link.expires_at <= now:
         raise ClaimRefused("link_expired", "the link has expired")
-    if not is_placeholder(link.user):
+    if not (link.owned and is_placeholder(link.user)):
         raise ClaimRefused("account_active", "the account is already in use")
     return link
 
@@ -130,7 +145,10 @@ def claim_account(token: str, *, password: str, email: str = "", now=None):
     Side effects: the user row, the link's ``used_at``, one audit entry
     (``registration.account_claimed``) on the link's event. Raises :class:`ClaimRefused`,
     ``InvalidInput`` (``password_invalid``, ``email_invalid``) or ``Conflict``
-    (``link_used`` when a concurrent claim won)."""
+    (``link_used`` when a concurrent claim won).
+
+    The e-mail is the claimant's word only: an address the imported file gave the
+    placeholder is dropped (the file cannot give someone else's address an account)."""
     now = now or timezone.now()
     email = (email or "").strip()
     with transaction.atomic():
@@ -154,11 +172,9 @@ def claim_account(token: str, *, password: str, email: str = "", now=None):
             raise Conflict("link_used", "the link has been used already")
         user.set_password(password)
         user.is_active = True
-        fields = ["password", "is_active"]
-        if email:
-            user.email = email
-            fields.append("email")
-        user.save(update_fields=fields)
+        user.email = email
+        user.save(update_fields=["password", "is_active", "email"])
+        FileIdentity.objects.filter(event=link.event, user=user).update(accepted_at=now)
         registration = Registration.objects.filter(event=link.event, player=user).first()
         audit.record(
             link.event,
@@ -169,11 +185,70 @@ def claim_account(token: str, *, password: str, email: str = "", now=None):
     return user
 
 
+def accept_claim(token: str, *, user, now=None) -> Registration | None:
+    """``user``, signed in, accepts the link: the placeholder's records (its registration,
+    staff role, and the acts the file gave it) become ``user``'s, the placeholder account
+    is deleted, and the event's name for it now means ``user`` (a re-import keeps it).
+    Returns the registration now ``user``'s, if any.
+
+    Side effects: every row that named the placeholder names ``user``; the link's
+    ``used_at``; one audit entry (``registration.account_accepted``) by ``user``. Raises
+    :class:`ClaimRefused`, ``InvalidState`` (``already_in_event``: ``user`` has a
+    registration or a role in the event already) or ``Conflict`` (``link_used``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        link = find_claim_link(token, now=now, lock=True)
+        placeholder, event = link.user, link.event
+        if user.pk == placeholder.pk:
+            raise InvalidState("already_in_event", "this is the placeholder itself")
+        if (
+            event.organizer_id == user.pk
+            or Registration.objects.filter(event=event, player=user).exists()
+            or EventStaff.objects.filter(event=event, user=user).exists()
+            or FileIdentity.objects.filter(event=event, user=user).exists()
+        ):
+            raise InvalidState(
+                "already_in_event",
+                f"{user.get_username()!r} already takes part in this event: "
+                "ask its organizer to merge the two by hand",
+            )
+        if not ClaimLink.objects.filter(pk=link.pk, used_at__isnull=True).update(used_at=now):
+            raise Conflict("link_used", "the link has been used already")
+        _move_rows(placeholder, user)
+        FileIdentity.objects.filter(event=event, user=user).update(accepted_at=now)
+        placeholder.delete()
+        registration = Registration.objects.filter(event=event, player=user).first()
+        audit.record(
+            event,
+            actor=user,
+            action="registration.account_accepted",
+            obj=registration,
+            after={"placeholder": placeholder.get_username()},
+        )
+    return registration
+
+
+def _move_rows(placeholder, user) -> None:
+    """Point every foreign key that names ``placeholder`` at ``user`` (a placeholder
+    belongs to one event, so all its rows are that event's). One-to-one rows (indexes of
+    the account itself) go with the placeholder."""
+    for relation in type(placeholder)._meta.get_fields(include_hidden=True):
+        if not (relation.auto_created and not relation.concrete):
+            continue  # not a relation from another model ("+" ones are hidden)
+        if relation.one_to_one or relation.many_to_many or not relation.field.concrete:
+            continue
+        relation.related_model._base_manager.filter(**{relation.field.name: placeholder}).update(
+            **{relation.field.name: user}
+        )
+
+
 __all__ = [
     "CLAIM_LINK_LIFETIME",
     "ClaimRefused",
     "NewClaimLink",
     "NotAllowed",
+    "accept_claim",
+    "belongs_to",
     "can_make_claim_link",
     "claim_account",
     "find_claim_link",
