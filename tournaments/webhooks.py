@@ -119,13 +119,32 @@ def _refuse(code: str, message, **params) -> TargetRefused:
     return TargetRefused(message, code=code, params=params or None)
 
 
-def address_refused(address: str) -> bool:
-    """Whether ``address`` is loopback, private, link-local, multicast, reserved or
-    otherwise not a public Internet address (an IPv4 address mapped into IPv6 is judged
-    as the IPv4 address)."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: a packet to such an
+# address reaches that IPv4 host (through the dual stack, a translator or a NAT64 gateway).
+_IPV4_IN_LOW_BITS = (
+    ipaddress.IPv6Network("::ffff:0:0/96"),  # IPv4-mapped (RFC 4291)
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible, deprecated (RFC 4291)
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),  # IPv4-translated (RFC 2765, SIIT)
+    ipaddress.IPv6Network("64:ff9b::/96"),  # NAT64 well-known prefix (RFC 6052)
+)
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address stands for: mapped, compatible, translated and
+    NAT64 addresses end with one; a 6to4 address (2002::/16) holds its router's after
+    the prefix; a Teredo address (2001::/32) its server's and its client's."""
+    found = []
+    # ``::`` and ``::1`` are the unspecified and loopback addresses, not IPv4-compatible.
+    if int(ip) > 1 and any(ip in network for network in _IPV4_IN_LOW_BITS):
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    return found
+
+
+def _not_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return (
         ip.is_loopback
         or ip.is_private
@@ -135,6 +154,19 @@ def address_refused(address: str) -> bool:
         or ip.is_unspecified
         or not ip.is_global
     )
+
+
+def address_refused(address: str) -> bool:
+    """Whether ``address`` is loopback, private, link-local, multicast, reserved or
+    otherwise not a public Internet address. An IPv6 address that carries an IPv4
+    address (:func:`embedded_ipv4`: mapped, compatible, NAT64, 6to4, Teredo) is refused
+    when either is: ``2002:7f00:1::`` is 127.0.0.1 behind a 6to4 relay."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return _not_public(ip.ipv4_mapped)  # the very IPv4 address, written as IPv6
+    if _not_public(ip):
+        return True
+    return ip.version == 6 and any(_not_public(inner) for inner in embedded_ipv4(ip))
 
 
 def check_target(url: str, *, resolve: bool = True) -> Target:
