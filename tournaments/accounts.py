@@ -5,18 +5,35 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 
-from .forms_event import NoBidiControls
+from .usernames import UsernameValidator
+
+USERNAME_HELP = _(
+    "Up to 150 characters: letters of any script (such as 山田太郎), digits and @ . + - _, "
+    "with no spaces or invisible characters. Upper and lower case, full and half width and "
+    "look-alike letters (a Cyrillic “а” for a Latin “a”) count as the same, so a name that "
+    "looks like an existing one is taken."
+)
+
+
+def use_username_rules(field, *, exclude_pk=None) -> None:
+    """Make a username form field check the site's rules (``tournaments.usernames``)
+    instead of Django's pattern alone: one validator, one message at a time, spaces at
+    the ends refused rather than silently cut off."""
+    field.strip = False
+    field.validators = [UsernameValidator(exclude_pk=exclude_pk)]
+    field.help_text = USERNAME_HELP
 
 
 class SignupForm(UserCreationForm):
-    """Django's sign-up form; the username (the name others see) may not hold a
-    direction-changing character."""
+    """Django's sign-up form; the username (the name others see) goes through
+    ``tournaments.usernames.validate_new_username``: no look-alike of an existing
+    account, no invisible or direction-changing character."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        username = self.fields["username"]
-        username.validators = [NoBidiControls(username.label), *username.validators]
+        use_username_rules(self.fields["username"])
 
 
 def signup(request):

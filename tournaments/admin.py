@@ -1,13 +1,19 @@
 """The admin shows events to site staff read-only: every change goes through
 ``tournaments.services`` (which checks the state and writes the audit log), so the admin
 cannot add, change or delete anything here. The one list organizers edit here is the
-infraction list (names in both languages, default penalties, upgrades for repeats)."""
+infraction list (names in both languages, default penalties, upgrades for repeats). The
+user admin is Django's, with the username rules of ``tournaments.usernames`` on its add and
+change forms (no look-alike of another account's name)."""
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
 from config.jobs import JobProgressAdminMixin
 
+from .accounts import use_username_rules
 from .models import (
     AuditEntry,
     DeckCheck,
@@ -22,6 +28,7 @@ from .models import (
     ResultReport,
     Round,
 )
+from .usernames import validate_new_username
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -241,3 +248,41 @@ class ExportJobAdmin(JobProgressAdminMixin, ReadOnlyAdmin):
         from .views_exports import export_url
 
         return {"retry_url": export_url(job)}
+
+
+class SiteUserCreationForm(AdminUserCreationForm):
+    """The user admin's add form: the username follows the sign-up rules
+    (``tournaments.usernames``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        use_username_rules(self.fields["username"])
+
+
+class SiteUserChangeForm(UserChangeForm):
+    """The user admin's change form: a new username follows the sign-up rules and may not
+    look like another account's (its own old name is no conflict). An unchanged name is
+    not checked again, so an account made before the rules can still be edited."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "username" in self.fields:
+            use_username_rules(self.fields["username"])
+            self.fields["username"].validators = []
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        if username != self.instance.get_username():
+            validate_new_username(username, exclude_pk=self.instance.pk)
+        return username
+
+
+class SiteUserAdmin(UserAdmin):
+    add_form = SiteUserCreationForm
+    form = SiteUserChangeForm
+
+
+_user_model = get_user_model()
+if admin.site.is_registered(_user_model):
+    admin.site.unregister(_user_model)
+admin.site.register(_user_model, SiteUserAdmin)

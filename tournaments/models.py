@@ -262,6 +262,41 @@ def _user_renamed(sender, instance, created: bool, update_fields=None, raw: bool
     ).update(number=F("number") + 1, standings=F("standings") + 1)
 
 
+class UsernameSkeleton(models.Model):
+    """The look-alike key of each account's username (``tournaments.usernames.skeleton``):
+    a new name whose skeleton is here looks like an existing account's and is refused.
+    Kept by the user model's ``post_save`` below, and by
+    ``tournaments.usernames.record_skeletons`` after a ``bulk_create`` of users."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="username_skeleton",
+        verbose_name=_("user"),
+    )
+    skeleton = models.TextField(_("skeleton"))
+
+    class Meta:
+        verbose_name = _("username skeleton")
+        verbose_name_plural = _("username skeletons")
+        indexes = [models.Index(fields=["skeleton"], name="usernameskeleton_skeleton")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.skeleton}"
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _record_username_skeleton(sender, instance, created: bool, update_fields=None, **kwargs):
+    """Every saved account's skeleton is current (fixtures' raw saves included); saves
+    that leave the username alone (the last login at every sign-in) write nothing."""
+    if not created and update_fields is not None and "username" not in update_fields:
+        return
+    from .usernames import record_skeletons
+
+    record_skeletons([instance])
+
+
 class EventStaff(models.Model):
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, related_name="staff", verbose_name=_("event")

@@ -120,19 +120,28 @@ def can_create_event(user) -> bool:
     return user is not None and user.is_authenticated and user.is_active
 
 
+# The events whose staff may print the venue poster: those under way at a venue, from
+# the opening of registration (players sign up on their phones there) to the top cut.
+# A draft is seen by nobody but its staff and anyone may make one, so it vouches for
+# nobody; a finished event needs no poster.
+VENUE_POSTER_STATES = (EventState.REGISTRATION_OPEN, EventState.RUNNING, EventState.TOP_CUT)
+
+
 def runs_events(user) -> bool:
-    """A superuser, or an organizer or staff member of any event (one query): who may
-    print the venue poster (it shows the laptop's network addresses)."""
+    """A superuser, or the organizer or a staff member of an event under way (registration
+    open, Swiss rounds or top cut), in one query: who may print the venue poster (it shows
+    the laptop's network addresses)."""
     if user is None or not user.is_authenticated:
         return False
     if user.is_superuser:
         return True
+    live = Event.objects.filter(state__in=VENUE_POSTER_STATES)
     return (
         get_user_model()
         .objects.filter(pk=user.pk)
         .filter(
-            Exists(Event.objects.filter(organizer=OuterRef("pk")))
-            | Exists(EventStaff.objects.filter(user=OuterRef("pk")))
+            Exists(live.filter(organizer=OuterRef("pk")))
+            | Exists(live.filter(staff__user=OuterRef("pk")))
         )
         .exists()
     )
