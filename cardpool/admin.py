@@ -192,7 +192,7 @@ class ImportUploadForm(forms.Form):
 
 @admin.register(ImportJob)
 class ImportJobAdmin(JobProgressAdminMixin, admin.ModelAdmin):
-    list_display = ["filename", "game", "status", "total", "created_by", "created_at"]
+    list_display = ["filename", "game", "job_status", "total", "created_by", "created_at"]
     list_filter = ["status", "game"]
     list_select_related = ["game", "created_by"]
     exclude = ["content"]

@@ -320,6 +320,7 @@ class ImportJob(TrackedJob):
     report = models.JSONField(_("report"), default=dict, blank=True)
 
     task_name = "cardpool.import_card_file"
+    error_field = "report"
 
     class Meta(TrackedJob.Meta):
         verbose_name = _("card import")
@@ -330,6 +331,16 @@ class ImportJob(TrackedJob):
 
     def progress_text(self) -> str:
         return _("%(done)s of %(total)s rows checked") % {"done": self.done, "total": self.total}
+
+    @classmethod
+    def error_fields(cls, message: str) -> dict:
+        """An error that is not the file's: the report's one problem (row 0)."""
+        if not message:
+            return {"report": {}}
+        return {"report": {"errors": [{"row": 0, "field": "", "reason": message}]}}
+
+    def error_text(self) -> str:
+        return "; ".join(error["reason"] for error in self.report.get("errors", []))
 
 
 class CardMerge(models.Model):

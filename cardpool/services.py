@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+
+from config.jobs import TRANSIENT_DB_ERRORS, retry_transient
 
 from .importing import (
     CARD_FIELDS,
@@ -281,11 +284,15 @@ def run_import_job(job_id: int) -> ImportJob | None:
     written; the next delivery of the task imports the whole file again, and a delivery
     after the job finished does nothing. Returns ``None`` when the job was not claimed.
     """
-    if not ImportJob.claim(job_id):
+    what = f"import job {job_id}"
+    if not retry_transient(lambda: ImportJob.claim(job_id), what=what):
         logger.info("import job %s is finished, gone or another worker's", job_id)
         return None
-    job = ImportJob.objects.select_related("game").get(pk=job_id)
-    try:
+    job = retry_transient(
+        lambda: ImportJob.objects.select_related("game").get(pk=job_id), what=what
+    )
+
+    def attempt() -> None:
         rows = check_card_file(
             bytes(job.content),
             game=job.game,
@@ -296,15 +303,25 @@ def run_import_job(job_id: int) -> ImportJob | None:
             ImportJob.Status.DONE,
             write=lambda: {"report": write_card_rows(rows, job.game).as_dict()},
         )
+
+    try:
+        # A database error that is not the file's is tried again from the file (nothing
+        # was written), and one that persists gives the job back to the watchdog.
+        retry_transient(attempt, what=what)
+    except TRANSIENT_DB_ERRORS as exc:
+        logger.exception("import job %s: the database failed on every try", job_id)
+        job.release(exc)
     except ImportRejected as rejected:
         job.finish(
             ImportJob.Status.FAILED, report={"errors": [e.as_dict() for e in rejected.errors]}
         )
     except Exception as exc:
-        # Not the file's fault (a database failure, say). The import rolled back; the job
-        # must not stay "running" for ever, so it ends failed with the reason shown.
+        # Not the file's fault (a bug, a database error that is not a blip). The import
+        # rolled back; the job must not stay "running" for ever, so it ends failed with
+        # the reason shown (staff may run it again from the admin).
         logger.exception("import job %s crashed", job_id)
         error = {"row": 0, "field": "", "reason": f"internal error: {exc!r}"}
         job.finish(ImportJob.Status.FAILED, report={"errors": [error]})
-    job.refresh_from_db(fields=["done", "total"])
+    with contextlib.suppress(*TRANSIENT_DB_ERRORS):  # the database may still be away
+        job.refresh_from_db(fields=["done", "total"])
     return job

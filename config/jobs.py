@@ -8,27 +8,40 @@ another worker is running with a fresh heartbeat), reports progress (its heartbe
 outcome once, in one transaction with the job's last writes. :func:`requeue_stalled_jobs`
 (Celery beat's watchdog) sends again the task of every job whose worker died, or which
 still waits long after it was created (its message was lost). The admin
-shows a polling progress page through :class:`JobProgressAdminMixin`.
+shows a polling progress page through :class:`JobProgressAdminMixin`, with a button that
+runs a failed job again.
+
+A database blip (a killed connection, a restart, a serialization failure, a deadlock) is
+not a job's failure: :func:`retry_transient` drops the broken connection and runs the work
+again (a job resumes from what it committed), and one still failing is given back to the
+watchdog (:meth:`TrackedJob.release`). Each claim is an attempt, counted on the job; after
+:data:`MAX_ATTEMPTS` the job ends failed, for staff to run again.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from celery import shared_task
 from django.apps import apps
 from django.conf import settings
+from django.contrib import admin, messages
+from django.contrib.auth import get_permission_codename
 from django.core.exceptions import PermissionDenied
-from django.db import models, transaction
+from django.db import InterfaceError, OperationalError, connections, models, transaction
 from django.db.models.functions import Now
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +58,18 @@ HEARTBEAT_LEASE = dt.timedelta(seconds=30)
 # claimed it failed): the watchdog sends its task again. A duplicate delivery is harmless
 # (claim takes the job once).
 PENDING_GRACE = dt.timedelta(seconds=60)
+# Runs of a job (claims) before it ends failed without another automatic one: the first
+# delivery and two more by the broker or the watchdog. Staff may run it again from the admin.
+MAX_ATTEMPTS = 3
+# Errors of the database, not of the job: a connection killed (pg_terminate_backend, a
+# restart, a network cut) or refused, a serialization failure, a deadlock (Django raises
+# these PostgreSQL errors as OperationalError). Worth another try on a new connection.
+TRANSIENT_DB_ERRORS = (OperationalError, InterfaceError)
+# Seconds to wait before each new try within one attempt (retry_transient); together far
+# shorter than HEARTBEAT_LEASE, so a live job does not look dead while it waits.
+RETRY_DELAYS = (1.0, 2.0, 4.0)
+
+T = TypeVar("T")
 
 
 class JobStatus(models.TextChoices):
@@ -77,6 +102,12 @@ class TrackedJob(models.Model):
     # Set when claimed and at each chunk of work: a running job whose heartbeat is older
     # than HEARTBEAT_LEASE lost its worker and may be claimed again.
     heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+    # Runs so far (each claim is one); at MAX_ATTEMPTS no more automatic ones. A re-run by
+    # staff starts the count again.
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # The field that keeps why the job failed (or why its last attempt did, while it waits
+    # for the next): a text field, or as error_fields() puts it.
+    error_field: ClassVar[str] = "error"
 
     class Meta:
         abstract = True
@@ -97,6 +128,19 @@ class TrackedJob(models.Model):
     def progress_text(self) -> str:
         return _("%(done)s of %(total)s done") % {"done": self.done, "total": self.total}
 
+    @property
+    def max_attempts(self) -> int:
+        return MAX_ATTEMPTS
+
+    @classmethod
+    def error_fields(cls, message: str) -> dict:
+        """The fields that record ``message`` as the job's error ("" clears it)."""
+        return {cls.error_field: message}
+
+    def error_text(self) -> str:
+        """The recorded error, as error_fields() stored it."""
+        return getattr(self, self.error_field)
+
     @classmethod
     def _stale(cls) -> models.Q:
         """Running, and no heartbeat for longer than the lease: its worker is gone. Beats
@@ -114,12 +158,24 @@ class TrackedJob(models.Model):
         A running job is claimed again only once its heartbeat is older than
         :data:`HEARTBEAT_LEASE`: a redelivered message for a job another worker is still
         running does nothing, and neither does one for a finished job. The job keeps its
-        ``done``: its function goes on from what it stored, or starts over."""
-        claimable = models.Q(status=JobStatus.PENDING) | cls._stale()
-        claimed = cls.objects.filter(claimable, pk=pk).update(
-            status=JobStatus.RUNNING, heartbeat_at=Now()
+        ``done``: its function goes on from what it stored, or starts over.
+
+        Each claim is an attempt (``attempts`` counts them): a job that has had
+        :data:`MAX_ATTEMPTS` is not claimed again, and one of those whose worker is gone
+        ends failed here (:meth:`give_up`)."""
+        claimable = (models.Q(status=JobStatus.PENDING) | cls._stale()) & models.Q(
+            attempts__lt=MAX_ATTEMPTS
         )
-        return claimed == 1
+        claimed = cls.objects.filter(claimable, pk=pk).update(
+            status=JobStatus.RUNNING,
+            heartbeat_at=Now(),
+            attempts=models.F("attempts") + 1,
+            **cls.error_fields(""),  # the previous attempt's, if any: this one starts afresh
+        )
+        if claimed != 1:
+            cls.give_up(cls.objects.filter(pk=pk))
+            return False
+        return True
 
     @classmethod
     def _lost(cls) -> models.Q:
@@ -131,8 +187,88 @@ class TrackedJob(models.Model):
     @classmethod
     def stalled(cls) -> models.QuerySet:
         """Running jobs whose worker is gone (heartbeat older than the lease), and waiting
-        ones whose message was lost (created longer than PENDING_GRACE ago)."""
-        return cls.objects.filter(cls._stale() | cls._lost())
+        ones whose message was lost (created longer than PENDING_GRACE ago); not those
+        that have had their :data:`MAX_ATTEMPTS` (see :meth:`give_up`)."""
+        return cls.objects.filter(cls._stale() | cls._lost(), attempts__lt=MAX_ATTEMPTS)
+
+    @classmethod
+    def give_up(cls, jobs: models.QuerySet) -> list[int]:
+        """End failed each of ``jobs`` that has had its :data:`MAX_ATTEMPTS` and whose
+        last worker is gone (or gave it back): no more automatic attempts. Its error is
+        kept (the last attempt's, as :meth:`release` recorded it), or says that none was
+        recorded. Returns their ids."""
+        exhausted = jobs.filter(cls._stale(), attempts__gte=MAX_ATTEMPTS)
+        given_up = []
+        for job in exhausted.only("pk", "attempts", cls.error_field):
+            error = job.error_text() or "no error recorded: the worker died or lost the database"
+            ended = cls.objects.filter(cls._stale(), pk=job.pk).update(
+                status=JobStatus.FAILED, finished_at=Now(), **cls.error_fields(error)
+            )
+            if ended:
+                given_up.append(job.pk)
+        if given_up:
+            logger.error(
+                "%s %s failed %s times: no more automatic attempts",
+                cls._meta.label,
+                given_up,
+                MAX_ATTEMPTS,
+            )
+        return given_up
+
+    def release(self, exc: BaseException) -> None:
+        """Give the job back after its attempt failed on the database (``exc``, a
+        transient error that outlasted :func:`retry_transient`): its heartbeat is cleared,
+        so the watchdog's next sweep sends it again, and the error is kept for staff to
+        see. The last attempt ends the job failed instead. If the database is still out
+        of reach nothing is written: the heartbeat then runs out by itself."""
+        error = repr(exc)
+        try:
+            if self.attempts_so_far() >= MAX_ATTEMPTS:
+                self.finish(JobStatus.FAILED, **self.error_fields(error))
+                return
+            running = type(self).objects.filter(pk=self.pk, status=JobStatus.RUNNING)
+            running.update(heartbeat_at=None, **self.error_fields(error))
+        except TRANSIENT_DB_ERRORS:
+            logger.exception("%s %s: could not give the job back", self._meta.label, self.pk)
+            _drop_broken_connections()
+
+    def attempts_so_far(self) -> int:
+        return type(self).objects.filter(pk=self.pk).values_list("attempts", flat=True).get()
+
+    @property
+    def rerunnable(self) -> bool:
+        """Failed, or running without a live worker (its heartbeat ran out): staff may
+        run it again."""
+        if self.status == JobStatus.FAILED:
+            return True
+        return type(self).objects.filter(type(self)._stale(), pk=self.pk).exists()
+
+    def rerun(self) -> bool:
+        """Send a failed job (or one whose worker is gone) to a worker again, with a new
+        count of attempts and its error cleared; returns False (and changes nothing) for a
+        job that is waiting, running or done. The task is sent once this transaction
+        commits; the job goes on from what it stored, as after a worker's death."""
+        again = models.Q(status=JobStatus.FAILED) | type(self)._stale()
+        sent = (
+            type(self)
+            .objects.filter(again, pk=self.pk)
+            .update(
+                status=JobStatus.PENDING,
+                attempts=0,
+                heartbeat_at=None,
+                finished_at=None,
+                **self.error_fields(""),
+            )
+        )
+        if not sent:
+            return False
+        from config.celery import app
+
+        app.loader.import_default_modules()
+        task = app.tasks[self.task_name]
+        task.delay_on_commit(job_id=self.pk)
+        self.refresh_from_db(fields=["status", "attempts", "heartbeat_at", "finished_at"])
+        return True
 
     @classmethod
     def beat(cls, pk: int) -> None:
@@ -168,6 +304,44 @@ class TrackedJob(models.Model):
             setattr(self, name, value)
         self.status, self.finished_at, self.heartbeat_at = status, now, now
         return True
+
+
+def _drop_broken_connections() -> None:
+    """Close every connection of this thread that is not inside a transaction, so the
+    next query opens a new one (a connection the server killed stays broken for good).
+    One inside a transaction is left alone: closing it would break the transaction."""
+    for connection in connections.all(initialized_only=True):
+        if connection.in_atomic_block:
+            continue
+        try:
+            connection.close()
+        except TRANSIENT_DB_ERRORS:
+            connection.connection = None  # closing a dead connection may fail too
+
+
+def retry_transient(work: Callable[[], T], *, what: str) -> T:
+    """``work()``, tried again after a transient database error (:data:`TRANSIENT_DB_ERRORS`)
+    on a new connection, once after each of :data:`RETRY_DELAYS`; the error of the last
+    try is raised. ``work`` must be harmless to repeat after a failure: a job's work is,
+    since it goes on from what it committed (``what`` names it in the log)."""
+    delays = RETRY_DELAYS
+    for tries, delay in enumerate((*delays, None), start=1):
+        try:
+            return work()
+        except TRANSIENT_DB_ERRORS as exc:
+            if delay is None:
+                raise
+            logger.warning(
+                "%s: database error (%r) on try %s of %s; again in %s s on a new connection",
+                what,
+                exc,
+                tries,
+                len(delays) + 1,
+                delay,
+            )
+            _drop_broken_connections()
+            time.sleep(delay)
+    raise AssertionError("unreachable")
 
 
 def job_task(name: str) -> Callable:
@@ -207,11 +381,13 @@ def tracked_job_models() -> list[type[TrackedJob]]:
 
 def requeue_stalled(model: type[TrackedJob]) -> list[int]:
     """Send the task of each job of ``model`` whose worker died (running, no heartbeat for
-    ``HEARTBEAT_LEASE``) or whose message was lost (waiting for ``PENDING_GRACE``) again;
-    returns their ids. Each message expires before the next
-    sweep: a job no worker could take yet is not queued over and over."""
+    ``HEARTBEAT_LEASE``, or given back after a database error) or whose message was lost
+    (waiting for ``PENDING_GRACE``) again; returns their ids. A job that has had its
+    ``MAX_ATTEMPTS`` ends failed instead (:meth:`TrackedJob.give_up`). Each message
+    expires before the next sweep: a job no worker could take yet is not queued over and over."""
     from config.celery import app
 
+    model.give_up(model.objects.all())
     job_ids = list(model.stalled().order_by("id").values_list("id", flat=True))
     if not job_ids:
         return []
@@ -235,12 +411,18 @@ def requeue_stalled_jobs() -> dict[str, list[int]]:
 
 class JobProgressAdminMixin:
     """Adds ``<pk>/progress/`` to a job's admin: a page whose status block polls itself
-    (htmx) until the job has finished. ``status_template`` renders that block."""
+    (htmx) until the job has finished. ``status_template`` renders that block. A failed
+    job (or one whose worker is gone) shows a button that runs it again
+    (``<pk>/rerun/``, POST), for staff who may change this kind of job; each re-run is
+    written to the admin's history of the job (who, when, after which error)."""
 
     status_template: str
 
     def _progress_name(self) -> str:
         return f"{self.model._meta.app_label}_{self.model._meta.model_name}_progress"
+
+    def _rerun_name(self) -> str:
+        return f"{self.model._meta.app_label}_{self.model._meta.model_name}_rerun"
 
     def get_urls(self):
         return [
@@ -248,6 +430,11 @@ class JobProgressAdminMixin:
                 "<int:pk>/progress/",
                 self.admin_site.admin_view(self.progress_view),
                 name=self._progress_name(),
+            ),
+            path(
+                "<int:pk>/rerun/",
+                self.admin_site.admin_view(require_POST(self.rerun_view)),
+                name=self._rerun_name(),
             ),
             *super().get_urls(),
         ]
@@ -258,10 +445,29 @@ class JobProgressAdminMixin:
     def progress_context(self, job) -> dict:
         return {}
 
+    def has_rerun_permission(self, request) -> bool:
+        """The model's change permission (the job admins refuse changes to the record
+        itself, so their has_change_permission says no)."""
+        opts = self.model._meta
+        return request.user.has_perm(f"{opts.app_label}.{get_permission_codename('change', opts)}")
+
+    @admin.display(description=_("status"), ordering="status")
+    def job_status(self, job):
+        """The status, linked to the job's progress page (where a failed job is re-run)."""
+        label = job.get_status_display()
+        if job.status == JobStatus.FAILED:
+            label = ngettext(
+                "%(status)s after %(attempts)s attempt",
+                "%(status)s after %(attempts)s attempts",
+                job.attempts,
+            ) % {"status": label, "attempts": job.attempts}
+        return format_html('<a href="{}">{}</a>', self.progress_url(job), label)
+
     def progress_view(self, request, pk: int):
         if not self.has_view_permission(request):
             raise PermissionDenied
         job = get_object_or_404(self.get_queryset(request), pk=pk)
+        may_rerun = self.has_rerun_permission(request) and job.rerunnable
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -269,9 +475,31 @@ class JobProgressAdminMixin:
             "job": job,
             "poll_url": self.progress_url(job),
             "status_template": self.status_template,
+            "rerun_url": reverse(f"admin:{self._rerun_name()}", args=[job.pk]) if may_rerun else "",
             **self.progress_context(job),
         }
         template = self.status_template
         if request.headers.get("HX-Request") != "true":
             template = "admin/job_progress.html"
         return TemplateResponse(request, template, context)
+
+    def rerun_view(self, request, pk: int):
+        """Run the job again (:meth:`TrackedJob.rerun`) and record who did, after what."""
+        if not self.has_rerun_permission(request):
+            raise PermissionDenied
+        job = get_object_or_404(self.get_queryset(request), pk=pk)
+        before = (job.get_status_display(), job.attempts, job.error_text())
+        if job.rerun():
+            self.log_change(
+                request,
+                job,
+                gettext("Run again (was: %(status)s after %(attempts)s attempts; %(error)s)")
+                % {"status": before[0], "attempts": before[1], "error": before[2] or "-"},
+            )
+            messages.success(request, gettext("The job was sent to a worker again."))
+        else:
+            messages.warning(
+                request,
+                gettext("Only a failed job, or one whose worker is gone, can be run again."),
+            )
+        return redirect(self.progress_url(job))

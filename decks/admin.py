@@ -156,7 +156,7 @@ class DeckCheckAdmin(admin.ModelAdmin):
 
 @admin.register(RecheckJob)
 class RecheckJobAdmin(JobProgressAdminMixin, admin.ModelAdmin):
-    list_display = ["format", "format_version", "status", "total", "created_at"]
+    list_display = ["format", "format_version", "job_status", "total", "created_at"]
     list_filter = ["status", "format"]
     list_select_related = ["format"]
     readonly_fields = [f.name for f in RecheckJob._meta.fields]

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from cardpool.models import Card, CardSet, Game, Printing
+from config.jobs import TRANSIENT_DB_ERRORS, retry_transient
 
 from .engine.check import Entry, Report, check_decklist, check_entries
 from .engine.model import MAIN, CardInfo, CardPool, FormatRules, PrintingInfo
@@ -336,17 +337,31 @@ def run_recheck(job_id: int) -> RecheckJob | None:
     """Check every deck of the job's format again; list those that were legal at their
     previous check and are not any more. Harmless to run twice, and resumable: a job whose
     worker died (no heartbeat for ``HEARTBEAT_LEASE``) is claimed again and goes on from
-    the checks it stored, with the same result as a run without the crash."""
-    if not RecheckJob.claim(job_id):
+    the checks it stored, with the same result as a run without the crash.
+
+    A database error that is not the job's (its connection killed, a serialization
+    failure, a deadlock) is tried again on a new connection, from the last chunk stored
+    (:func:`~config.jobs.retry_transient`); one that persists gives the job back to the
+    watchdog for its next attempt (:meth:`~config.jobs.TrackedJob.release`). Any other
+    error ends the job failed at once. Returns ``None`` when the job was not claimed."""
+    what = f"re-check job {job_id}"
+    if not retry_transient(lambda: RecheckJob.claim(job_id), what=what):
         return None
-    job = RecheckJob.objects.select_related("format__game").get(pk=job_id)
+    job = retry_transient(
+        lambda: RecheckJob.objects.select_related("format__game").get(pk=job_id), what=what
+    )
     try:
-        became_illegal = _recheck(job)
+        became_illegal = retry_transient(lambda: _recheck(job), what=what)
+        retry_transient(
+            lambda: job.finish(RecheckJob.Status.DONE, became_illegal=became_illegal, error=""),
+            what=what,
+        )
+    except TRANSIENT_DB_ERRORS as exc:
+        logger.exception("re-check job %s: the database failed on every try", job_id)
+        job.release(exc)
     except Exception as exc:
         logger.exception("re-check job %s crashed", job_id)
         job.finish(RecheckJob.Status.FAILED, error=repr(exc))
-    else:
-        job.finish(RecheckJob.Status.DONE, became_illegal=became_illegal)
     return job
 
 

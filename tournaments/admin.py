@@ -231,7 +231,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 class ExportJobAdmin(JobProgressAdminMixin, ReadOnlyAdmin):
     """Exports are records of downloads: nothing to change; old ones may be deleted."""
 
-    list_display = ["filename", "event", "kind", "file_format", "status", "total", "created_by"]
+    list_display = ["filename", "event", "kind", "file_format", "job_status", "total", "created_by"]
     list_filter = ["status", "kind", "file_format"]
     list_select_related = ["event", "created_by"]
     search_fields = ["event__name", "created_by__username", "filename"]

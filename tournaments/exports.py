@@ -54,6 +54,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from config.jobs import TRANSIENT_DB_ERRORS, retry_transient
 from decks.metagame_data import resolve_decklists
 
 from . import policy, selectors
@@ -608,12 +609,17 @@ def run_export_job(job_id: int) -> ExportJob | None:
     after the job finished does nothing (returns ``None``). Side effects: the job's
     status, progress, file and error.
     """
-    if not ExportJob.claim(job_id):
+    what = f"export job {job_id}"
+    if not retry_transient(lambda: ExportJob.claim(job_id), what=what):
         logger.info("export job %s is finished, gone or another worker's", job_id)
         return None
-    job = ExportJob.objects.select_related("created_by").defer("content").get(pk=job_id)
-    user = job.created_by
-    try:
+    job = retry_transient(
+        lambda: ExportJob.objects.select_related("created_by").defer("content").get(pk=job_id),
+        what=what,
+    )
+
+    def attempt() -> None:
+        user = job.created_by
         event = policy.events_visible_to(user).filter(pk=job.event_id).first()
         if event is None:
             raise Http404("the event is no longer visible to the requester")
@@ -632,21 +638,29 @@ def run_export_job(job_id: int) -> ExportJob | None:
                 progress=lambda done: ExportJob.report_progress(job_id, done),
                 on_rows=lambda rows: ExportJob.report_progress(job_id, 0, rows),
             )
-    except Http404 as exc:
-        job.finish(ExportJob.Status.FAILED, error=f"not visible: {exc}")
-    except Exception as exc:
-        # Not the data's fault (a database failure, say): the job must not stay "running"
-        # for ever, so it ends failed with the reason kept for the admin.
-        logger.exception("export job %s crashed", job_id)
-        job.finish(ExportJob.Status.FAILED, error=f"internal error: {exc!r}")
-    else:
         job.finish(
             ExportJob.Status.DONE,
             content=built.content,
             filename=built.filename,
             done=built.rows,
             total=built.rows,
+            error="",
         )
+
+    try:
+        # A database error that is not the data's is tried again (the file is built
+        # anew), and one that persists gives the job back to the watchdog.
+        retry_transient(attempt, what=what)
+    except TRANSIENT_DB_ERRORS as exc:
+        logger.exception("export job %s: the database failed on every try", job_id)
+        job.release(exc)
+    except Http404 as exc:
+        job.finish(ExportJob.Status.FAILED, error=f"not visible: {exc}")
+    except Exception as exc:
+        # Not the data's fault (a bug, a database error that is not a blip): the job must
+        # not stay "running" for ever, so it ends failed with the reason kept for the admin.
+        logger.exception("export job %s crashed", job_id)
+        job.finish(ExportJob.Status.FAILED, error=f"internal error: {exc!r}")
     return job
 
 
