@@ -54,6 +54,14 @@ REFUSED = [
 ACCEPTED = ["newplayer", "山田太郎", "kenji_2", "やまだ_たろう", "Ｔａｒｏ"]
 
 
+@pytest.fixture(autouse=True)
+def _english():
+    """Messages are compared in English unless a test says otherwise (a request with
+    another accept-language earlier in the run leaves that language active)."""
+    with translation.override("en"):
+        yield
+
+
 @pytest.fixture
 def existing(db):
     return [
