@@ -374,3 +374,42 @@ def test_an_import_names_only_what_it_may_problems_write_nothing(event_after_rou
     with pytest.raises(EventFileRejected):
         import_event(document, actor=organizer)
     assert User.objects.count() == users
+
+
+# --- usernames go through the site's one validator ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("\u0430dmin", "looks"),  # Cyrillic а, like the existing "admin"
+        ("ADMIN", "looks"),  # case folded
+        (" admin", "space"),
+        ("ad\u200bmin", "invisible"),
+        ("\uff41\uff44\uff4d\uff49\uff4e", "width"),  # full-width
+        ("<img src=x>", "letters"),
+    ],
+)
+def test_an_import_refuses_usernames_sign_up_refuses(file_of_others, outsider, name, fragment):
+    UserFactory(username="admin")
+    document = small_file(file_of_others, "newbie-4242")
+    index = next(i for i, r in enumerate(document["users"]) if r["username"] == "newbie-4242")
+    text = json.dumps(document, ensure_ascii=False).replace('"newbie-4242"', json.dumps(name))
+    document = json.loads(text)
+    users = User.objects.count()
+    response = api_client(outsider).post(API_IMPORT, document, format="json")
+    assert response.status_code == 400
+    problems = response.json()["details"]["problems"]
+    assert [p["path"] for p in problems] == [f"users[{index}].username"]
+    assert fragment in problems[0]["message"].lower()
+    assert User.objects.count() == users
+
+
+def test_placeholders_join_the_look_alike_index(file_of_others, outsider):
+    from django.core.exceptions import ValidationError
+
+    from tournaments.usernames import validate_new_username
+
+    imported_by(outsider, small_file(file_of_others, "newbie-4242"))
+    with pytest.raises(ValidationError):
+        validate_new_username("NEWBIE-4242")

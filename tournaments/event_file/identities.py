@@ -36,6 +36,7 @@ from django.contrib.auth.hashers import make_password
 from django.utils.translation import gettext as _
 
 from ..models import Event, EventStaff, FileIdentity, Registration
+from ..usernames import confusable_problems, record_skeletons
 from .schema import Problem
 
 BATCH = 500
@@ -144,7 +145,7 @@ def resolve(rows: list[dict], *, event: Event | None, actor) -> People:
         created = [by_username[usernames[row["username"]]] for row in missing]
     for row, user in zip(missing, created, strict=True):
         users[row["username"]] = user
-    _record_skeletons(created)
+    record_skeletons(created)  # bulk_create sends no post_save
     return People(
         users=users,
         created=[row["username"] for row in missing],
@@ -179,16 +180,6 @@ def _free_usernames(names: list[str]) -> dict[str, str]:
                 chosen[name] = username
                 seen.add(username)
     return chosen
-
-
-def _record_skeletons(users: list) -> None:
-    """Keep the confusable-name index up to date for accounts made with bulk_create
-    (which sends no post_save)."""
-    try:
-        from ..usernames import record_skeletons
-    except ImportError:  # pragma: no cover - the index is optional
-        return
-    record_skeletons(users)
 
 
 def record_identities(event: Event, people: People) -> None:
@@ -232,3 +223,17 @@ def place_problems(document: dict, people: People) -> list[Problem]:
                 )
             )
     return problems
+
+
+def username_problems(document: dict) -> list[Problem]:
+    """Every username the file gives goes through the site's one username validator
+    (``tournaments.usernames``): the sign-up rules, and no name that looks like another
+    account's or another name's in the file (a name equal to an existing username is a
+    person this mapping handles, not a problem)."""
+    names = [row["username"] for row in document["users"]]
+    found = confusable_problems(names)
+    return [
+        Problem(f"users[{index}].username", found[name])
+        for index, name in enumerate(names)
+        if name in found
+    ]

@@ -34,6 +34,8 @@ from ..models import (
 )
 from ..services import audit
 from . import identities
+from .decklists import CHECKED_REPORT, checked_reports, with_checked_reports
+from .limits import charge_import, field_problems, quota_problems, total_problems
 from .reading import nul_problems
 from .schema import EventFileRejected, Problem
 from .validation import validate
@@ -118,8 +120,14 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
     uid. Raises :class:`EventFileRejected` (every problem, nothing written) for a file that
     fails the schema, its consistency checks or this site's checks.
 
-    Refused first for NUL (U+0000) anywhere in the file, then for a shown name holding
-    a character that changes the text direction (:func:`name_problems`).
+    Refused first for NUL (U+0000) anywhere in the file, then (before the schema
+    reads it all) when the ``actor`` used up their imports of the day or a per-file
+    total is exceeded (:mod:`.limits`); then for a shown name holding a character that
+    changes the text direction (:func:`name_problems`), the schema, the file's
+    consistency and any value beyond the site's limits. Every decklist is checked
+    against the format (:mod:`.decklists`) and stored with this site's report, never
+    the file's; once written, an import that makes more placeholder accounts than the
+    importer has left of their quota is refused and rolled back.
 
     Side effects: inactive placeholder accounts for usernames this site does not have;
     the event and everything in it; one ``event.imported`` audit entry by ``actor``.
@@ -132,15 +140,27 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
     problems = nul_problems(document)
     if problems:
         raise EventFileRejected(problems)
+    problems = quota_problems(actor) or total_problems(document)
+    if problems:
+        raise EventFileRejected(problems)
     problems = name_problems(document) + validate(document)
+    problems += field_problems(document, besides=problems)
     if problems:
         raise EventFileRejected(problems)
     problems, fmt, infractions = _site_problems(document)
+    problems += identities.username_problems(document)
     if problems:
         raise EventFileRejected(problems)
+    document = with_checked_reports(document, checked_reports(document, fmt))
     try:
         with transaction.atomic():
-            return _write(document, fmt, infractions, actor)
+            outcome = _write(document, fmt, infractions, actor)
+            problems = charge_import(
+                actor, event=outcome.event, accounts_created=len(outcome.users_created)
+            )
+            if problems:
+                raise EventFileRejected(problems)  # leaving the block rolls it all back
+            return outcome
     except (IntegrityError, DataError) as exc:
         # The checks above mirror the database's rules; should one slip through, the
         # file is still refused as a whole, not half written.
@@ -417,7 +437,8 @@ def _registration(event: Event, users: dict, row: dict) -> Registration:
         status=row["status"],
         registered_at=_time(row["registered_at"]),
         deck_text=decklist.get("text", ""),
-        deck_report=decklist.get("report"),
+        # This site's report (import_event checked the list), never the file's.
+        deck_report=decklist.get(CHECKED_REPORT),
         deck_submitted_at=_time(decklist.get("submitted_at")),
         locked=row["locked"],
         dropped_after_round=row["dropped_after_round"],
