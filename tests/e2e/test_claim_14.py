@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from tests.decks import conftest as deck_fixtures
 from tests.e2e.axe import CASES, serious_violations
 from tests.tournaments.factories import UserFactory, open_event, register_all
+from tournaments.models import FileIdentity
 
 sets = deck_fixtures.sets
 cards = deck_fixtures.cards
@@ -42,6 +43,8 @@ def imported(crossover):
     get_user_model().objects.filter(pk=ghost.pk).update(
         is_active=False, password=make_password(None), last_login=None
     )
+    # ... and it belongs to the event whose import made it (#21).
+    FileIdentity.objects.create(event=event, name="ghost-player", user=ghost)
     return event, registration
 
 
