@@ -313,6 +313,11 @@ CSP_REPORT_URI = env_str("CSP_REPORT_URI", default="")
 
 # How many decks one account may store (a new one beyond it is refused: too_many_decks).
 DECKS_PER_USER = env_int("DECKS_PER_USER", default=200, minimum=1)
+# Event files one user may import in 24 hours, and placeholder accounts their imports may
+# make (site administrators and manage.py import_event are exempt; a refused file counts
+# for nothing): tournaments/event_file/limits.py, docs/event-file.md.
+EVENT_FILE_IMPORTS_PER_DAY = env_int("EVENT_FILE_IMPORTS_PER_DAY", default=20, minimum=1)
+EVENT_FILE_ACCOUNTS_PER_DAY = env_int("EVENT_FILE_ACCOUNTS_PER_DAY", default=2000, minimum=0)
 
 # Exports with more rows than this are built by a background job with a progress page.
 EXPORT_SYNC_LIMIT = env_int("EXPORT_SYNC_LIMIT", default=2000, minimum=1)

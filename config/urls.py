@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.urls import include, path
 from django.views import defaults
@@ -12,16 +13,27 @@ from rules.api import RulesSearchViewSet, SectionViewSet
 from tournaments.accounts import signup
 from tournaments.api.exports import register_routes as register_export_routes
 from tournaments.api.views import register_routes as register_event_routes
+from tournaments.api.views import request_too_large
 from tournaments.views_claim import claim_account
 from tournaments.views_home import home
 from tournaments.views_tokens import account_urlpatterns as token_urlpatterns
 from tournaments.views_venue import venue_poster
 
 
-def _api_error(code: str, message: str, status: int) -> JsonResponse:
+def _api_error(code: str, message: str, status: int, details: dict | None = None) -> JsonResponse:
     """The API's one error shape (tournaments.api.views.exception_handler) for errors that
-    happen before any API view runs: no route matched, or an unhandled exception."""
-    return JsonResponse({"code": code, "message": message, "details": {}}, status=status)
+    happen before any API view runs: no route matched, a request Django refuses before
+    the view (a body too large or with too many fields), or an unhandled exception."""
+    return JsonResponse({"code": code, "message": message, "details": details or {}}, status=status)
+
+
+def handler400(request, exception):
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig):
+            code, message, details, status = request_too_large()
+            return _api_error(code, message, status, details)
+        return _api_error("bad_request", "bad request", 400)
+    return defaults.bad_request(request, exception)
 
 
 def handler404(request, exception):

@@ -1180,3 +1180,37 @@ class FileIdentity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.event_id})"
+
+
+class EventFileImport(models.Model):
+    """One event file a user imported (the pages, the API): what the per-user import
+    quota counts (``tournaments.event_file.limits``). Kept when a later import replaces
+    the event (which clears the event's audit log), so the count cannot be reset."""
+
+    importer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("imported by"),
+    )
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("event"),
+    )
+    accounts_created = models.PositiveIntegerField(_("placeholder accounts created"), default=0)
+    created_at = models.DateTimeField(_("imported"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("event file import")
+        verbose_name_plural = _("event file imports")
+        indexes = [
+            models.Index(fields=["importer", "created_at"], name="eventfileimport_importer_at")
+        ]
+
+    def __str__(self) -> str:
+        return f"import by {self.importer_id} at {self.created_at:%Y-%m-%d %H:%M}"

@@ -48,11 +48,12 @@ from .event_file import (
     nul_problems,
     read_document,
 )
+from .event_file.limits import FILE_BYTES
 from .models import Event, EventState
 from .services.errors import NotAllowed
 
-# A 512-player, 9-round event with its audit log is a few MB; far above that is a mistake.
-EVENT_FILE_MAX_BYTES = 64 * 1024 * 1024
+# The limit of an event file (event_file/limits.py: what the API reads as a JSON body).
+EVENT_FILE_MAX_BYTES = FILE_BYTES
 PUBLIC_STATES = frozenset({EventState.RUNNING, EventState.TOP_CUT, EventState.FINISHED})
 PROBLEMS_SHOWN = 1000
 REPLACE_REFUSED = gettext_noop(

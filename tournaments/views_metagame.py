@@ -9,6 +9,11 @@ passed (:func:`policy.decklists_public`); before that the page is a 403 (the eve
 itself is a 404 for whoever may not see it). A format's metagame only ever counts
 events whose decklists are public, for everyone.
 
+Only decklists this site checked and found legal count (:data:`CHECKED_LEGAL`): a
+registration's list is checked when it is submitted and when an event file is imported
+(``tournaments.event_file.decklists``; a file's own report is never stored), so a list
+an import flagged illegal, or one without a report, is not part of any metagame.
+
 A fixed number of queries whatever the number of decklists (the event or format, the
 decklists, the cards and printings they name, and for an event its standings); a built
 metagame is cached under the revisions of its events, so a page viewed again costs the
@@ -23,7 +28,7 @@ from decimal import Decimal
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
@@ -49,6 +54,12 @@ CARD_ROWS = 30
 CHART_BARS = 10
 # How long a built metagame is kept (its key changes with every change of its events).
 CACHE_SECONDS = 15 * 60
+# The version of what a metagame counts, in its cache key: a change of what counts makes
+# new keys (v2: checked, legal decklists only, issue #21).
+CACHE_VERSION = 2
+# The registrations a metagame counts: a decklist submitted, and this site's report of it
+# legal (every stored report is the site's: registration and import both check the list).
+CHECKED_LEGAL = Q(deck_report__legal=True) & ~Q(deck_submitted_at=None)
 
 
 # --- labels ---------------------------------------------------------------------------
@@ -129,12 +140,12 @@ def event_metagame(user, event, access) -> Metagame:
     revision = getattr(getattr(event, "revision", None), "number", None)
     if revision is None:
         return _event_metagame(user, event, access)
-    key = f"metagame:event:{event.pk}:{revision}"
+    key = f"metagame:v{CACHE_VERSION}:event:{event.pk}:{revision}"
     return cached(key, lambda: _event_metagame(user, event, access))
 
 
 def _event_metagame(user, event, access) -> Metagame:
-    registrations = selectors.decklist_list(user, event, access)
+    registrations = selectors.decklist_list(user, event, access).filter(CHECKED_LEGAL)
     for registration in registrations:
         registration.event = event
     standings = selectors.standings(user, event, access)
@@ -164,19 +175,18 @@ def format_metagame(user, fmt: Format, start: dt.date | None, end: dt.date | Non
     if not events:
         return metagame([])
     digest = hashlib.sha256(repr(events).encode()).hexdigest()[:32]
-    key = f"metagame:format:{fmt.pk}:{digest}"
+    key = f"metagame:v{CACHE_VERSION}:format:{fmt.pk}:{digest}"
     return cached(key, lambda: metagame(_decklists(format_registrations([pk for pk, _ in events]))))
 
 
 def format_registrations(event_ids: list[int]):
-    """The submitted decklists of these events, with ``in_top_cut`` (played a top-cut
-    match)."""
+    """The checked, legal decklists of these events (:data:`CHECKED_LEGAL`), with
+    ``in_top_cut`` (played a top-cut match)."""
     top_cut = MatchParticipant.objects.filter(
         registration=OuterRef("pk"), round__stage=RoundStage.TOP_CUT
     )
     return (
-        Registration.objects.filter(event_id__in=event_ids)
-        .exclude(deck_submitted_at=None)
+        Registration.objects.filter(CHECKED_LEGAL, event_id__in=event_ids)
         .select_related("player", "event")
         .annotate(in_top_cut=Exists(top_cut))
         .order_by("event__date", "event_id", "player__username", "id")

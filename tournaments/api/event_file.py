@@ -37,6 +37,9 @@ from .exports import OneObjectSchema
 from .parsers import JSONParser
 from .views import EVENT_PK, EventScopedMixin, TournamentErrorsMixin, errors
 
+# Room for a multipart body's boundaries and part headers around the file.
+MULTIPART_OVERHEAD = 64 * 1024
+
 
 class ProblemSerializer(serializers.Serializer):
     path = serializers.CharField(help_text="JSON path in the file, e.g. `rounds[2].matches[5]`.")
@@ -111,14 +114,18 @@ class EventFileImportViewSet(TournamentErrorsMixin, viewsets.ViewSet):
         },
     )
     def create(self, request):
+        # Refused before the body is read. A multipart body is a little larger than its
+        # file (read_document checks the file itself).
+        multipart = request.content_type.startswith("multipart/")
+        limit = EVENT_FILE_MAX_BYTES + (MULTIPART_OVERHEAD if multipart else 0)
         length = request.META.get("CONTENT_LENGTH") or "0"
-        if length.isdigit() and int(length) > EVENT_FILE_MAX_BYTES:
+        if length.isdigit() and int(length) > limit:
             raise InvalidInput(
-                "file_too_large", f"the file is larger than {EVENT_FILE_MAX_BYTES} bytes"
+                "file_too_large",
+                f"the file is larger than {EVENT_FILE_MAX_BYTES} bytes",
+                limit=EVENT_FILE_MAX_BYTES,
             )
-        upload = (
-            request.FILES.get("file") if request.content_type.startswith("multipart/") else None
-        )
+        upload = request.FILES.get("file") if multipart else None
         if upload is not None:
             document, problems = read_document(upload.read())
             if problems:

@@ -14,6 +14,8 @@ Which errors an operation can answer follows from how the API works, not from ea
   and a page number past the last page of a paginated list;
 * 400: invalid query parameters (filters, search) or an invalid request body (one that
   cannot be parsed is ``parse_error``);
+* 413: a request body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``request_too_large``,
+  ``details.limit`` in bytes);
 * 415: a request body in a media type the operation does not read (a JSON body must be
   UTF-8: tournaments/api/parsers.py);
 * 429: a throttled view (its ``throttle_classes``, or ``DEFAULT_THROTTLE_CLASSES`` were
@@ -39,6 +41,8 @@ IMPLICIT_ERRORS = {
     403: "Not signed in (`not_authenticated`), not allowed, or beyond the token's limits "
     "(`token_read_only`, `token_event_only`, `token_wrong_event`).",
     404: "No such object, one the caller may not see, or a page past the last (`not_found`).",
+    413: "The request body is larger than the site reads (`request_too_large`; "
+    "`details.limit` is the limit in bytes).",
     415: "The body is not JSON, form data or multipart, or is JSON in another charset than "
     "UTF-8 (`unsupported_media_type`).",
     429: "Too many requests (`throttled`); `Retry-After` gives the seconds to wait.",
@@ -90,7 +94,7 @@ class ApiAutoSchema(AutoSchema):
         if PATH_PARAMETER.search(self.path) or self._is_paginated():
             codes.append(404)
         if "requestBody" in operation:
-            codes.append(415)
+            codes += [413, 415]
         if view.get_throttles():
             codes.append(429)
         return codes

@@ -28,8 +28,9 @@ a visible object is a 403 (the policy's rule). Every error, domain or DRF, is an
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
@@ -58,6 +59,20 @@ def error_response(code: str, message: str, details: dict | None, http_status: i
     )
 
 
+def request_too_large() -> tuple[str, str, dict, int]:
+    """The answer to a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (Django raises
+    ``RequestDataTooBig`` when the body is read): 413 ``request_too_large`` with the limit,
+    on every API route (here for the API's views, ``config.urls.handler400`` for a body
+    read before them)."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return (
+        "request_too_large",
+        f"the request body is larger than {limit} bytes",
+        {"limit": limit},
+        status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    )
+
+
 def _drf_code(exc: exceptions.APIException) -> str:
     codes = exc.get_codes()
     return codes if isinstance(codes, str) else exc.default_code
@@ -67,7 +82,8 @@ def exception_handler(exc, context):
     """Domain errors answer with their own code and status (``TournamentError.http_status``:
     400 invalid input, 403 not allowed, 409 state/conflict/capacity); a deck refused as
     illegal carries the engine's full report. DRF's own errors (field validation, not
-    signed in, 404, throttling) get the same shape. Anything else is a 500."""
+    signed in, 404, throttling) get the same shape, and so does a body too large to read
+    (:func:`request_too_large`). Anything else is a 500."""
     if isinstance(exc, TournamentError):
         details = dict(exc.details)
         if isinstance(exc, DeckIllegal):
@@ -86,6 +102,8 @@ def exception_handler(exc, context):
             {"fields": exc.detail},
             status.HTTP_400_BAD_REQUEST,
         )
+    elif isinstance(exc, RequestDataTooBig):
+        response = error_response(*request_too_large())
     elif isinstance(exc, exceptions.APIException):
         response = error_response(_drf_code(exc), str(exc.detail), None, exc.status_code)
         if getattr(exc, "wait", None):

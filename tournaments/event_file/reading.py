@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 
 from config.nul import first_nul, nul_paths
 
+from .limits import file_size_problem
 from .schema import Problem
 from .validation import json_path
 
@@ -92,10 +93,14 @@ def _float(text: str) -> float:
 
 
 def read_document(raw: bytes) -> tuple[object, list[Problem]]:
-    """The JSON value of an uploaded file, or the problem that stops it being read: not
-    UTF-8, a NUL byte, not JSON, nested too deeply, or a number JSON does not have (NaN,
-    Infinity, -Infinity) or that is too long to read (more than :data:`MAX_DIGITS`
+    """The JSON value of an uploaded file, or the problem that stops it being read: larger
+    than an event file may be (:data:`.limits.FILE_BYTES`: refused before it is decoded),
+    not UTF-8, a NUL byte, not JSON, nested too deeply, or a number JSON does not have
+    (NaN, Infinity, -Infinity) or that is too long to read (more than :data:`MAX_DIGITS`
     digits; a float beyond the largest)."""
+    problem = file_size_problem(len(raw))
+    if problem is not None:
+        return None, [problem]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -8,9 +8,12 @@ A file whose event uid exists here replaces that event's contents (docs/event-fi
 
 from __future__ import annotations
 
+import os
+
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.event_file import EventFileRejected, import_event, read_document
+from tournaments.event_file.limits import file_size_problem
 
 
 class Command(BaseCommand):
@@ -22,6 +25,10 @@ class Command(BaseCommand):
     def handle(self, *args, file, **options):
         try:
             with open(file, "rb") as handle:
+                # Refused by its size before it is read (event_file/limits.py).
+                problem = file_size_problem(os.fstat(handle.fileno()).st_size)
+                if problem is not None:
+                    raise CommandError(f"{file}: refused, nothing imported: {problem}")
                 raw = handle.read()
         except OSError as exc:
             raise CommandError(f"{file}: cannot read: {exc.strerror}") from None
