@@ -53,8 +53,8 @@ from .schema import Problem
 
 # The file: what the API reads as a JSON body (DATA_UPLOAD_MAX_MEMORY_SIZE, 20 MiB), so an
 # upload and a JSON body are held to the same size. A 512-player, 9-round event with its
-# audit log is 6.1 MB; checking and writing a file of this size takes about 15 s on two
-# cores (bench/event_file_limits.py), within the web worker's 30 s.
+# audit log is 6.1 MB (12 MB as the download writes it, indented); what an import costs is
+# bounded by the totals below, not by the bytes.
 FILE_BYTES = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 # A decklist as the registration (decks.forms, the registrations service) and the API's
@@ -81,10 +81,11 @@ JSON_DATA_CHARS = (MAX_CAPACITY // 2) * len(
 ) + 64 * 1024
 
 # Per-file totals: what the import writes, and so what it costs (about 0.6 ms of CPU a
-# row to check and write: a 1,600-player, 9-round file of 39,600 rows took 23 s on two
-# cores, beyond the web worker's 30 s once the machine is busy). They are sized for the
-# largest event a file carries, PLAYERS players (two 512-player events; a FILE_BYTES
-# download holds about 850 players over 9 rounds), and ROWS bounds their sum: about 17 s.
+# row to check and write: a 1,600-player, 9-round file of 39,600 rows took 23 s of CPU).
+# They are sized for the largest event a file carries, PLAYERS players (two 512-player
+# events; a FILE_BYTES download holds about 850 players over 9 rounds), and ROWS bounds
+# their sum: a 1,024-player, 10-round file (27,700 rows) took 17.6 s of CPU to import
+# (bench/event_file_limits.py).
 PLAYERS = 1_024
 REGISTRATIONS = PLAYERS
 # The players, and the organizer, staff, judges and others named by the audit log.
