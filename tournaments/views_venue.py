@@ -7,7 +7,8 @@ opened at when it is one (a phone or another computer opened it), else, when the
 organizer opened it on the laptop itself (``127.0.0.1``, ``localhost``), the laptop's LAN
 addresses (``config.lan``), since a code for ``127.0.0.1`` would lead every phone to
 itself. Nothing on the poster is private, but the page (and the laptop's addresses) is
-for the people who run events here: a superuser or anyone on an event's staff.
+for the people who run events here: a superuser or anyone on the staff of an event under
+way (``policy.runs_events``); a draft, which anyone may make, is not enough.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def venue_poster(request):
     policy.require(
         policy.runs_events(request.user),
         "not_event_staff",
-        "Only the people who run events here print it.",
+        "Only the staff of an event under way here print it.",
     )
     addresses, from_lan = poster_addresses(request)
     chosen = request.GET.get("address", "")

@@ -9,7 +9,7 @@ from django.urls import reverse
 from config import lan
 from tournaments import views_venue
 
-from .factories import UserFactory, new_event
+from .factories import UserFactory, open_event
 
 URL = "/venue/poster/"
 
@@ -33,7 +33,7 @@ def test_venue_poster_route_name():
 
 def test_venue_poster_shows_the_address_the_request_came_to(client, organizer, crossover, settings):
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.168.1.20"]  # as ./dev serve sets
-    new_event(organizer, crossover)
+    open_event(organizer, crossover)
     client.force_login(organizer)
     response = client.get(URL, HTTP_HOST="192.168.1.20:8000")
     assert response.status_code == 200
@@ -48,7 +48,7 @@ def test_venue_poster_opened_on_the_laptop_shows_its_lan_address(
     client, organizer, crossover, laptop_network
 ):
     """127.0.0.1 would lead every phone to itself: the LAN address with the same port."""
-    new_event(organizer, crossover)
+    open_event(organizer, crossover)
     client.force_login(organizer)
     response = client.get(URL, HTTP_HOST="127.0.0.1:8000")
     assert response.status_code == 200
@@ -66,7 +66,7 @@ def test_venue_poster_without_a_network_warns_and_prints_nothing(
     client, organizer, crossover, monkeypatch
 ):
     monkeypatch.setattr(lan, "lan_addresses", lambda: [])
-    new_event(organizer, crossover)
+    open_event(organizer, crossover)
     client.force_login(organizer)
     response = client.get(URL, HTTP_HOST="127.0.0.1:8000")
     assert response.status_code == 200
@@ -75,7 +75,7 @@ def test_venue_poster_without_a_network_warns_and_prints_nothing(
 
 
 def test_venue_poster_prints_the_wifi_name(client, organizer, crossover):
-    new_event(organizer, crossover)
+    open_event(organizer, crossover)
     client.force_login(organizer)
     response = client.get(URL, {"wifi": "  Venue   Guest <5G> "})
     assert response.context["wifi"] == "Venue Guest <5G>"
@@ -85,7 +85,7 @@ def test_venue_poster_prints_the_wifi_name(client, organizer, crossover):
 
 
 def test_venue_poster_in_japanese(client, organizer, crossover):
-    new_event(organizer, crossover)
+    open_event(organizer, crossover)
     client.force_login(organizer)
     response = client.get(URL, {"wifi": "Hall"}, HTTP_ACCEPT_LANGUAGE="ja")
     text = response.content.decode()
@@ -113,7 +113,7 @@ def test_venue_poster_refuses_an_outsider_and_asks_a_visitor_to_log_in(client, o
 
 def test_venue_poster_query_count(client, organizer, crossover, django_assert_num_queries):
     """The session's user, then one query for "runs events here"."""
-    new_event(organizer, crossover)
+    open_event(organizer, crossover)
     client.force_login(organizer)
     client.get(URL)
     with django_assert_num_queries(3):
