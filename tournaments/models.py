@@ -994,6 +994,8 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True, editable=False)
+    # Chosen when the token is made; None: it works until revoked.
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -32,6 +32,8 @@ from django.middleware.gzip import re_accepts_gzip
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 
+from config.cache import is_degraded
+
 T = TypeVar("T")
 
 # How long an entry lives (settings.PAGE_CACHE_SECONDS). Entries are keyed by revision,
@@ -68,14 +70,16 @@ def key(*parts) -> str:
 def get_or_build(cache_key: str, build: Callable[[], T], timeout: int | None = None) -> T:
     """The cached value of ``cache_key``, built by ``build()`` on a miss; one request
     builds while the others wait for its result (up to ``BUILD_WAIT_SECONDS``, after
-    which they build it themselves rather than fail)."""
+    which they build it themselves rather than fail). While the cache is unavailable
+    (config/cache.py) nobody waits: each request builds for itself."""
     value = cache.get(cache_key)
     if value is not None:
         return value
     lock_key = f"{cache_key}:building"
     if not cache.add(lock_key, 1, BUILD_LOCK_SECONDS):
         deadline = time.monotonic() + BUILD_WAIT_SECONDS
-        while time.monotonic() < deadline:
+        # A builder's result cannot arrive through a cache that went down meanwhile.
+        while time.monotonic() < deadline and not is_degraded(cache):
             time.sleep(_POLL_SECONDS)
             value = cache.get(cache_key)
             if value is not None:
