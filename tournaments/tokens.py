@@ -14,8 +14,10 @@ Two kinds:
   what an anonymous visitor may), and only while its maker is still on the event's
   staff.
 
-Either is read-only (safe methods only) or read-write. A token never makes tokens: the
-pages that do so need a signed-in session (``tournaments.views_tokens``).
+Either is read-only (safe methods only) or read-write, and either may expire
+(``expires_at``, chosen when it is made; an expired token is refused like a revoked one,
+and stays listed until revoked). A token never makes tokens: the pages that do so need a
+signed-in session (``tournaments.views_tokens``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ MAX_ACTIVE_TOKENS = 50
 NAME_MAX_LENGTH = ApiToken._meta.get_field("name").max_length
 # ``last_used_at`` is written at most this often per token, not on every request.
 LAST_USED_RESOLUTION = dt.timedelta(minutes=1)
+# The longest lifetime a token may be given (a token that never expires is still allowed).
+MAX_LIFETIME = dt.timedelta(days=366)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +90,30 @@ def _clean_name(name: str) -> str:
     return name
 
 
+def expiry_after(days: int | None, *, now: dt.datetime | None = None) -> dt.datetime | None:
+    """When a token made now for ``days`` days expires (None: never)."""
+    if days is None:
+        return None
+    return (now or timezone.now()) + dt.timedelta(days=days)
+
+
 def create_token(
-    user, *, name: str, scope: str, event: Event | None = None, access=None
+    user,
+    *,
+    name: str,
+    scope: str,
+    event: Event | None = None,
+    access=None,
+    expires_at: dt.datetime | None = None,
 ) -> NewToken:
     """Make a token for ``user`` (limited to ``event`` when given: ``access`` is the
-    user's :class:`~tournaments.policy.EventAccess` there, who must be on its staff).
+    user's :class:`~tournaments.policy.EventAccess` there, who must be on its staff),
+    working until ``expires_at`` when given (in the future, at most :data:`MAX_LIFETIME`
+    away), else until revoked.
 
     Side effects: one ``ApiToken`` row. Raises ``InvalidInput`` (``name_required``,
-    ``name_too_long``, ``invalid_scope``, ``too_many_tokens``) or ``NotAllowed``
-    (``not_staff``)."""
+    ``name_too_long``, ``invalid_scope``, ``invalid_expiry``, ``too_many_tokens``) or
+    ``NotAllowed`` (``not_staff``)."""
     if user is None or not user.is_authenticated or not user.is_active:
         raise NotAllowed("not_authenticated", "sign in to make a token")
     if event is not None:
@@ -107,7 +126,15 @@ def create_token(
             f"scope {scope!r} is not one of {', '.join(TokenScope.values)}",
             field="scope",
         )
-    if active_tokens(user).count() >= MAX_ACTIVE_TOKENS:
+    now = timezone.now()
+    if expires_at is not None and not now < expires_at <= now + MAX_LIFETIME:
+        raise InvalidInput(
+            "invalid_expiry",
+            f"the expiry must be in the future and at most {MAX_LIFETIME.days} days away",
+            field="expires",
+            max_days=MAX_LIFETIME.days,
+        )
+    if live_tokens(user, now=now).count() >= MAX_ACTIVE_TOKENS:
         raise InvalidInput(
             "too_many_tokens",
             f"at most {MAX_ACTIVE_TOKENS} tokens at once; revoke one first",
@@ -126,6 +153,7 @@ def create_token(
                     scope=scope,
                     prefix=prefix,
                     secret_hash=hash_token(secret),
+                    expires_at=expires_at,
                 )
         except IntegrityError:
             continue
@@ -165,7 +193,19 @@ def can_revoke(actor, token: ApiToken, access: policy.EventAccess | None = None)
 
 
 def active_tokens(user) -> QuerySet[ApiToken]:
+    """The user's unrevoked tokens, expired ones included (listed until revoked)."""
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+
+
+def live_tokens(user, *, now: dt.datetime | None = None) -> QuerySet[ApiToken]:
+    """The user's tokens that still work: unrevoked and unexpired (the quota counts
+    these, so an expired token never stands in the way of a new one)."""
+    now = now or timezone.now()
+    return active_tokens(user).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+
+def is_expired(token: ApiToken, *, now: dt.datetime | None = None) -> bool:
+    return token.expires_at is not None and token.expires_at <= (now or timezone.now())
 
 
 def personal_tokens(user) -> QuerySet[ApiToken]:
@@ -181,6 +221,7 @@ def personal_tokens(user) -> QuerySet[ApiToken]:
             "created_at",
             "last_used_at",
             "revoked_at",
+            "expires_at",
             "user_id",
             "event__id",
             "event__name",
@@ -200,6 +241,7 @@ def event_tokens(event: Event, access: policy.EventAccess) -> QuerySet[ApiToken]
         "created_at",
         "last_used_at",
         "revoked_at",
+        "expires_at",
         "event_id",
         "user__id",
         "user__username",
@@ -223,8 +265,9 @@ def authenticate(raw: str, *, now: dt.datetime | None = None) -> ApiToken:
     UPDATE, at most once a minute per token to record ``last_used_at``).
 
     Raises :class:`TokenInvalid`: ``invalid_token`` (malformed, unknown, wrong secret),
-    ``token_revoked``, ``user_inactive``, ``not_event_staff`` (an event-scoped token whose
-    maker left the event's staff)."""
+    ``token_revoked``, ``token_expired`` (its ``expires_at`` has passed), ``user_inactive``,
+    ``not_event_staff`` (an event-scoped token whose maker left the event's staff)."""
+    now = now or timezone.now()
     parts = split_token(raw)
     if parts is None:
         raise TokenInvalid("invalid_token", "the token is malformed")
@@ -242,6 +285,12 @@ def authenticate(raw: str, *, now: dt.datetime | None = None) -> ApiToken:
         raise TokenInvalid("invalid_token", "unknown token")
     if token.revoked_at is not None:
         raise TokenInvalid("token_revoked", "the token has been revoked")
+    if is_expired(token, now=now):
+        expired = token.expires_at.astimezone(dt.UTC).isoformat(timespec="seconds")
+        raise TokenInvalid(
+            "token_expired",
+            f"the token expired at {expired}; make a new one on the API tokens page",
+        )
     if not token.user.is_active:
         raise TokenInvalid("user_inactive", "the token's user is inactive")
     if token.event_id is not None and not (

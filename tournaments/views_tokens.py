@@ -28,7 +28,18 @@ TOKEN_ERROR_TEXTS = {
     "name_too_long": _("The name is too long: at most %(max_length)s characters."),
     "invalid_scope": _("Choose what the token may do."),
     "too_many_tokens": _("You have %(limit)s tokens already: revoke one first."),
+    "invalid_expiry": _("Choose when the token expires."),
 }
+
+# Lifetimes offered when a token is made, in days ("": never expires).
+EXPIRY_CHOICES = [
+    ("7", _("In 7 days")),
+    ("30", _("In 30 days")),
+    ("90", _("In 90 days")),
+    ("365", _("In a year")),
+    ("", _("No expiry")),
+]
+DEFAULT_EXPIRY = "90"
 
 
 class TokenForm(forms.Form):
@@ -44,6 +55,19 @@ class TokenForm(forms.Form):
         widget=forms.RadioSelect,
         help_text=_("Read only: the token can look but never change anything."),
     )
+    # Not required: a form posted without it (an old script) makes a token that never
+    # expires, as before expiry existed; the page offers 90 days first.
+    expires = forms.ChoiceField(
+        label=_("Expires"),
+        choices=EXPIRY_CHOICES,
+        initial=DEFAULT_EXPIRY,
+        required=False,
+        help_text=_("After this the token stops working; revoke it earlier if you can."),
+    )
+
+    def clean_expires(self) -> int | None:
+        value = self.cleaned_data.get("expires") or ""
+        return int(value) if value else None
 
 
 def _create(request, form: TokenForm, *, event=None, access=None):
@@ -55,6 +79,7 @@ def _create(request, form: TokenForm, *, event=None, access=None):
             scope=form.cleaned_data["scope"],
             event=event,
             access=access,
+            expires_at=tokens.expiry_after(form.cleaned_data["expires"]),
         )
     except NotAllowed:
         raise
@@ -88,6 +113,7 @@ def account_tokens(request):
     rows = list(tokens.personal_tokens(request.user))
     for token in rows:
         token.visible_prefix = tokens.visible_prefix(token)
+        token.expired = tokens.is_expired(token)
     return render(
         request,
         "tournaments/tokens/account.html",
@@ -120,6 +146,7 @@ def event_tokens(request, pk: int):
     rows = list(tokens.event_tokens(event, access))
     for token in rows:
         token.visible_prefix = tokens.visible_prefix(token)
+        token.expired = tokens.is_expired(token)
         token.can_revoke = tokens.can_revoke(request.user, token, access)
     return render(
         request,

@@ -15,7 +15,7 @@ would not reach them):
   an event or a deck) is refused with 403 ``token_event_only``.
 
 A token that does not authenticate is a 401 (``invalid_token``, ``token_revoked``,
-``user_inactive``, ``not_event_staff``). Every refusal has the API's
+``token_expired``, ``user_inactive``, ``not_event_staff``). Every refusal has the API's
 ``{"code", "message", "details"}`` shape, also on views that keep DRF's own error handler.
 """
 
@@ -175,6 +175,7 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
                 "“API tokens” pages and shown once: `Authorization: Bearer <token>` "
                 "(`Token <token>` works too). A read-only token may only read; an "
                 "event-scoped token works on its event's endpoints and elsewhere reads only "
-                "what an anonymous visitor may read."
+                "what an anonymous visitor may read. A token may have an expiry, chosen when "
+                "it is made: after it, the token is refused (401 `token_expired`)."
             ),
         }
