@@ -1,17 +1,46 @@
+import functools
 import logging
 import os
 
 from celery import Celery
+from celery.contrib.django.task import DjangoTask
 from celery.worker.consumer import Consumer
+from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 logger = logging.getLogger(__name__)
 
-# DjangoTask gives every task delay_on_commit(): enqueue only once the surrounding
-# database transaction has committed, so a worker never looks for rows that a rolled-back
-# (or not yet visible) transaction wrote.
-app = Celery("config", task_cls="celery.contrib.django.task:DjangoTask")
+
+class SiteTask(DjangoTask):
+    """Every task of the site. ``delay_on_commit()`` (DjangoTask's) enqueues only once the
+    surrounding database transaction has committed, so a worker never looks for rows that
+    a rolled-back (or not yet visible) transaction wrote.
+
+    A broker that cannot be reached then does not turn the request that started a job
+    into a 500 (issue #21): the job's row is committed and stays pending, and the
+    watchdog (``config.jobs``, every ``JOBS_WATCHDOG_SECONDS``) sends it again once it
+    has waited ``PENDING_GRACE``; the failure is logged. Only the broker's own error is
+    caught: in eager mode (no broker) a task's errors still propagate."""
+
+    def delay_on_commit(self, *args, **kwargs) -> None:
+        transaction.on_commit(functools.partial(self._send_or_leave_to_watchdog, args, kwargs))
+
+    def _send_or_leave_to_watchdog(self, args, kwargs) -> None:
+        try:
+            self.delay(*args, **kwargs)
+        except BrokerUnreachable:
+            logger.warning(
+                "task %s %s not queued: the broker cannot be reached; "
+                "the jobs watchdog sends it again",
+                self.name,
+                kwargs,
+                exc_info=True,
+            )
+
+
+app = Celery("config", task_cls=SiteTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
