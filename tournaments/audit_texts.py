@@ -115,6 +115,7 @@ ACTIONS: dict[str, Action] = {
     "penalty.issued": Action(_("Penalty issued"), _("%(penalty)s for %(player)s")),
     "deck_check.recorded": Action(_("Deck check"), _("Deck check of %(player)s")),
     "event.imported": Action(_("Event file imported"), _("Event imported from an event file")),
+    "webhook.secret_rotated": Action(_("Webhook secret rotated"), _("Webhook secret rotated")),
 }
 # An import that replaced an existing event ("created": false in its data).
 EVENT_REPLACED = _("Event replaced by an imported event file")
@@ -130,6 +131,7 @@ GROUPS = {
     "match": pgettext_lazy("audit", "Results"),
     "penalty": pgettext_lazy("audit", "Penalties"),
     "deck_check": pgettext_lazy("audit", "Deck checks"),
+    "webhook": pgettext_lazy("audit", "Webhooks"),
 }
 
 # Labels of keys that are no model field of the entry's object (or need other words).

@@ -1,5 +1,9 @@
 """An event's outgoing webhooks on the staff's pages: the list, a new one, editing and
-deleting one, and the delivery log (docs/webhooks.md).
+deleting one, rotating its secret, and the delivery log (docs/webhooks.md).
+
+The secret is shown once: on the page that answers the webhook's creation or the
+rotation of its secret (``no-store``, like a new API token); the edit page shows it
+masked (``services.webhook_secrets.masked``) and offers "Rotate secret" instead.
 
 Webhooks are part of the event's settings: its managers (the organizer, co-organizers and
 site admins, ``policy.can_edit_event``) manage them and read their log; anyone else who may
@@ -15,12 +19,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from . import policy, webhooks
 from .models import Webhook, WebhookKind
+from .services import webhook_secrets
 from .views import _event_and_access
 
 LOG_PAGE_SIZE = 50
@@ -79,6 +85,13 @@ class WebhookForm(forms.ModelForm):
         return secret
 
 
+class WebhookEditForm(WebhookForm):
+    """The edit page's form: the secret is never sent back to the page (rotate it)."""
+
+    class Meta(WebhookForm.Meta):
+        fields = ["url", "kinds", "active"]
+
+
 def _manager_event(request, pk: int):
     event, access = _event_and_access(request, pk)
     policy.require(policy.can_edit_event(access), "not_manager", "event managers only")
@@ -107,11 +120,23 @@ def webhook_list(request, pk: int):
 
 
 def _form_page(request, event, access, form, hook=None):
+    masked = webhook_secrets.masked(hook.secret) if hook is not None else ""
     return render(
         request,
         "tournaments/webhooks/form.html",
-        {"event": event, "access": access, "form": form, "hook": hook},
+        {"event": event, "access": access, "form": form, "hook": hook, "masked_secret": masked},
     )
+
+
+def _secret_page(request, event, access, hook, *, rotated: bool):
+    """The one page that shows the secret: never stored by a browser or a proxy."""
+    response = render(
+        request,
+        "tournaments/webhooks/secret.html",
+        {"event": event, "access": access, "hook": hook, "rotated": rotated},
+    )
+    add_never_cache_headers(response)
+    return response
 
 
 @login_required
@@ -125,16 +150,15 @@ def webhook_new(request, pk: int):
     form = WebhookForm(request.POST, instance=Webhook(event=event, created_by=request.user))
     if not form.is_valid():
         return _form_page(request, event, access, form)
-    form.save()
-    messages.success(request, _("Webhook added."))
-    return redirect("tournaments:webhook_list", event.pk)
+    hook = form.save()
+    return _secret_page(request, event, access, hook, rotated=False)
 
 
 @login_required
 def webhook_edit(request, pk: int, hook_id: int):
     event, access = _manager_event(request, pk)
     hook = _webhook(event, hook_id)
-    form = WebhookForm(request.POST if request.method == "POST" else None, instance=hook)
+    form = WebhookEditForm(request.POST if request.method == "POST" else None, instance=hook)
     if request.method != "POST" or not form.is_valid():
         return _form_page(request, event, access, form, hook)
     form.save()
@@ -157,6 +181,21 @@ def webhook_delete(request, pk: int, hook_id: int):
     hook.delete()
     messages.success(request, _("Webhook deleted."))
     return redirect("tournaments:webhook_list", event.pk)
+
+
+@login_required
+def webhook_rotate_secret(request, pk: int, hook_id: int):
+    """A confirmation page (GET), then a new secret (POST), shown once; audited."""
+    event, access = _manager_event(request, pk)
+    hook = _webhook(event, hook_id)
+    if request.method != "POST":
+        return render(
+            request,
+            "tournaments/webhooks/rotate.html",
+            {"event": event, "access": access, "hook": hook},
+        )
+    webhook_secrets.rotate_secret(hook, actor=request.user, access=access)
+    return _secret_page(request, event, access, hook, rotated=True)
 
 
 @login_required
@@ -190,5 +229,10 @@ urlpatterns = [
     path("<int:pk>/staff/webhooks/new/", webhook_new, name="webhook_new"),
     path("<int:pk>/staff/webhooks/<int:hook_id>/", webhook_edit, name="webhook_edit"),
     path("<int:pk>/staff/webhooks/<int:hook_id>/delete/", webhook_delete, name="webhook_delete"),
+    path(
+        "<int:pk>/staff/webhooks/<int:hook_id>/rotate-secret/",
+        webhook_rotate_secret,
+        name="webhook_rotate_secret",
+    ),
     path("<int:pk>/staff/webhooks/deliveries/", webhook_deliveries, name="webhook_deliveries"),
 ]

@@ -10,7 +10,7 @@ import datetime as dt
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from tournaments import tokens
@@ -18,6 +18,15 @@ from tournaments.models import ApiToken, TokenScope
 from tournaments.services.errors import InvalidInput
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """A page asked for in Japanese leaves Japanese active in this thread (the locale
+    middleware activates, nothing deactivates): the next test starts in English."""
+    yield
+    translation.deactivate()
+
 
 API = "/api/v1"
 ACCOUNT_TOKENS = "/accounts/tokens/"
@@ -101,7 +110,9 @@ def test_event_tokens_page_offers_the_expiry(staffed_event, judge):
     assert response.status_code == 200
     token = ApiToken.objects.get()
     assert (token.event_id, token.user_id) == (staffed_event.pk, judge.pk)
-    assert token.expires_at - token.created_at == pytest.approx(dt.timedelta(days=7), abs=dt.timedelta(seconds=5))
+    assert token.expires_at - token.created_at == pytest.approx(
+        dt.timedelta(days=7), abs=dt.timedelta(seconds=5)
+    )
 
 
 def test_outsider_cannot_make_an_event_token_with_an_expiry(staffed_event, outsider):

@@ -15,6 +15,15 @@ from .factories import open_event, register_all
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """A page asked for in Japanese leaves Japanese active in this thread (the locale
+    middleware activates, nothing deactivates): the next test starts in English."""
+    yield
+    translation.deactivate()
+
+
 IMPORTED_UID = "5e0d5c1e-21aa-4c8b-9a0f-000000000021"
 
 

@@ -49,6 +49,7 @@ NOT_STANDINGS_ACTIONS = frozenset(
         "deck_check.recorded",
         "registration.claim_link_made",
         "registration.account_claimed",
+        "webhook.secret_rotated",
         "registration.account_accepted",
     }
 )
