@@ -369,6 +369,28 @@ def test_placeholder_accounts_per_day(small_document, organizer):
         import_event(new_uid(small_document), actor=organizer)
 
 
+def test_over_the_account_quota_is_refused_before_the_file_is_validated(
+    small_document, organizer, monkeypatch
+):
+    """A user whose accounts for the day are used up cannot make the site validate and
+    check file after file: the count is read from the names first."""
+    made = len(import_event(new_uid(small_document), actor=organizer).users_created)
+    from tournaments.event_file import importing
+
+    def not_reached(document):
+        raise AssertionError("the file was validated")
+
+    monkeypatch.setattr(importing, "validate", not_reached)
+    with override_settings(EVENT_FILE_ACCOUNTS_PER_DAY=2 * made - 1):
+        assert refused(new_uid(small_document), actor=organizer) == [
+            (
+                "users",
+                f"the file would make {made} new placeholder accounts; {made - 1} of the "
+                f"{2 * made - 1} you may make in 24 hours are left",
+            )
+        ]
+
+
 # --- decklists checked here ----------------------------------------------------------------
 
 

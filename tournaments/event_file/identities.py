@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from ..models import Event, EventStaff, FileIdentity, Registration
@@ -237,3 +238,28 @@ def username_problems(document: dict) -> list[Problem]:
         for index, name in enumerate(names)
         if name in found
     ]
+
+
+def new_names_count(document, actor) -> int:
+    """How many placeholders an ordinary import of ``document`` by ``actor`` would make,
+    read cheaply before the file is validated (for the account quota): its distinct
+    usernames, less the importer's and those the event of its uid already knows. A
+    malformed file counts what it can (the schema names what is wrong)."""
+    if is_trusted(actor) or not isinstance(document, dict):
+        return 0
+    rows = document.get("users")
+    names = {
+        row.get("username")
+        for row in (rows if isinstance(rows, list) else ())
+        if isinstance(row, dict) and isinstance(row.get("username"), str)
+    }
+    names.discard(actor.get_username())
+    event_data = document.get("event")
+    uid = event_data.get("uid") if isinstance(event_data, dict) else None
+    try:
+        event = Event.objects.filter(uid=uid).first() if isinstance(uid, str) else None
+    except (ValueError, ValidationError):
+        event = None
+    if event is not None and names:
+        names -= set(_known(event)) | set(_members(event))
+    return len(names)

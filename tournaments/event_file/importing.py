@@ -140,7 +140,9 @@ def import_event(document: dict, *, actor=None) -> ImportOutcome:
     problems = nul_problems(document)
     if problems:
         raise EventFileRejected(problems)
-    problems = quota_problems(actor) or total_problems(document)
+    problems = quota_problems(
+        actor, new_accounts=identities.new_names_count(document, actor)
+    ) or total_problems(document)
     if problems:
         raise EventFileRejected(problems)
     problems = name_problems(document) + validate(document)

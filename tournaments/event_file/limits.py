@@ -439,13 +439,30 @@ def _imports_problem(imports: int) -> Problem:
     )
 
 
-def quota_problems(actor) -> list[Problem]:
-    """Before anything is read: refused when ``actor`` used up the day's imports."""
+def _accounts_problem(accounts: int, count: int) -> Problem:
+    limit = settings.EVENT_FILE_ACCOUNTS_PER_DAY
+    return Problem(
+        "users",
+        _(
+            "the file would make %(count)s new placeholder accounts; %(left)s of "
+            "the %(limit)s you may make in 24 hours are left"
+        )
+        % {"count": count, "left": max(limit - accounts, 0), "limit": limit},
+    )
+
+
+def quota_problems(actor, *, new_accounts: int = 0) -> list[Problem]:
+    """Before the file is validated: refused when ``actor`` used up the day's imports, or
+    when the placeholders the file would make (``new_accounts``, counted cheaply from its
+    names: ``identities.new_names_count``) exceed what is left of the day's accounts, so
+    a user over the quota cannot make the site validate file after file."""
     if quota_exempt(actor):
         return []
-    imports, _accounts = _used(actor)
+    imports, accounts = _used(actor)
     if imports >= settings.EVENT_FILE_IMPORTS_PER_DAY:
         return [_imports_problem(imports)]
+    if new_accounts and accounts + new_accounts > settings.EVENT_FILE_ACCOUNTS_PER_DAY:
+        return [_accounts_problem(accounts, new_accounts)]
     return []
 
 
@@ -464,17 +481,7 @@ def charge_import(actor, *, event, accounts_created: int) -> list[Problem]:
         imports, accounts = _used(actor)
         if imports >= settings.EVENT_FILE_IMPORTS_PER_DAY:
             return [_imports_problem(imports)]
-        limit = settings.EVENT_FILE_ACCOUNTS_PER_DAY
-        if accounts + accounts_created > limit:
-            return [
-                Problem(
-                    "users",
-                    _(
-                        "the file would make %(count)s new placeholder accounts; %(left)s of "
-                        "the %(limit)s you may make in 24 hours are left"
-                    )
-                    % {"count": accounts_created, "left": max(limit - accounts, 0), "limit": limit},
-                )
-            ]
+        if accounts + accounts_created > settings.EVENT_FILE_ACCOUNTS_PER_DAY:
+            return [_accounts_problem(accounts, accounts_created)]
     EventFileImport.objects.create(importer=actor, event=event, accounts_created=accounts_created)
     return []
