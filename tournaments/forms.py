@@ -11,6 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from decks.models import Deck
 
+from .api.limits import NOTE_CHARS, REASON_CHARS
 from .engine.games import GameEnd, GameEndRules
 from .models import PenaltyKind
 
@@ -210,6 +211,7 @@ class QuickReportForm(VersionForm):
 class DisputeForm(VersionForm):
     reason = forms.CharField(
         label=_("What is wrong with the reported result?"),
+        max_length=REASON_CHARS,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     record = forms.CharField(label=_("Your result (optional)"), max_length=10, required=False)
@@ -232,7 +234,10 @@ class StaffDecklistForm(DecklistForm):
     """A decklist change by the event's staff: once the lists are locked, with a reason."""
 
     reason = forms.CharField(
-        label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Reason"),
+        required=False,
+        max_length=REASON_CHARS,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(self, *args, locked: bool = False, **kwargs) -> None:
@@ -249,6 +254,7 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason (optional)"),
         required=False,
+        max_length=REASON_CHARS,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
@@ -305,7 +311,10 @@ class PenaltyForm(forms.Form):
         ),
     )
     note = forms.CharField(
-        label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Note"),
+        required=False,
+        max_length=NOTE_CHARS,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(self, *args, matches=(), offers=None, **kwargs) -> None:
@@ -382,7 +391,10 @@ class LateEntryForm(forms.Form):
         ),
     )
     reason = forms.CharField(
-        label=_("Reason (optional)"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Reason (optional)"),
+        required=False,
+        max_length=REASON_CHARS,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def clean_username(self):

@@ -10,6 +10,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 
 from decks.engine.parser import MAX_COUNT
 
+from .api.limits import NOTE_CHARS
 from .services.deck_checks import CountedCard, RegisteredCard
 
 # A deck-check round select: "" is no round.
@@ -32,6 +33,7 @@ class _RoundMixin(forms.Form):
     note = forms.CharField(
         label=_("Note (optional)"),
         required=False,
+        max_length=NOTE_CHARS,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 

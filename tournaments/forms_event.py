@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from cardpool.names import first_bidi_control
 from decks.models import Format
 
+from .api.limits import REASON_CHARS
 from .models import (
     TOP_CUT_SIZES,
     LateEntryPolicy,
@@ -208,6 +209,7 @@ class EventSettingsForm(EventForm):
     reason = forms.CharField(
         label=_("Reason for the change"),
         required=False,
+        max_length=REASON_CHARS,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Optional; kept in the audit log."),
     )
