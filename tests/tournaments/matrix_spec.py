@@ -301,7 +301,8 @@ SPECS = [
     Spec("tournaments:late_entry", GP, A, STAFF, data={"username": "outsider", "decklist": LEGAL_DECK}),
     Spec("tournaments:late_entry", GP, D, STAFF, PRIVATE, "draft-event", data={"username": "outsider"}),
     # --- staff: deck checks (rule 1−2−4) ---------------------------------------------------
-    # Outgoing webhooks (#14): the event's managers (the secret is on the edit form).
+    # Outgoing webhooks (#14): the event's managers (the secret is shown once, then masked;
+    # rotating it is theirs too, #21).
     Spec("tournaments:webhook_list", "GET", A, MANAGERS),
     Spec("tournaments:webhook_list", "GET", D, MANAGERS, PRIVATE, "draft-event"),
     Spec("tournaments:webhook_new", GP, A, MANAGERS, data=WEBHOOK_FORM),
@@ -309,6 +310,8 @@ SPECS = [
     Spec("tournaments:webhook_edit", GP, B_WEBHOOK_IN_A, NOBODY, MANAGERS, "other-event", data=WEBHOOK_FORM),
     Spec("tournaments:webhook_delete", GP, A_WEBHOOK, MANAGERS),
     Spec("tournaments:webhook_delete", GP, B_WEBHOOK_IN_A, NOBODY, MANAGERS, "other-event"),
+    Spec("tournaments:webhook_rotate_secret", GP, A_WEBHOOK, MANAGERS),
+    Spec("tournaments:webhook_rotate_secret", GP, B_WEBHOOK_IN_A, NOBODY, MANAGERS, "other-event"),
     Spec("tournaments:webhook_deliveries", "GET", A, MANAGERS),
     Spec("tournaments:deck_check_list", "GET", A, STAFF),
     Spec("tournaments:deck_check_list", "GET", D, STAFF, PRIVATE, "draft-event"),

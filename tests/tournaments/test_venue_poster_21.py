@@ -88,3 +88,22 @@ def test_outsider_is_refused(client, outsider, organizer, crossover):
     open_event(organizer, crossover)
     client.force_login(outsider)
     assert client.get(URL).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("state", "linked"),
+    [
+        (EventState.DRAFT, False),
+        (EventState.REGISTRATION_OPEN, True),
+        (EventState.RUNNING, True),
+        (EventState.FINISHED, False),
+    ],
+)
+def test_staff_pages_link_the_poster_only_while_it_opens(
+    client, organizer, crossover, state, linked
+):
+    event = in_state(open_event(organizer, crossover), state)
+    client.force_login(organizer)
+    page = client.get(f"/events/{event.pk}/staff/audit/")
+    assert page.status_code == 200
+    assert (f'href="{URL}"' in page.content.decode()) is linked
