@@ -1,8 +1,10 @@
 import pytest
+from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
 from django.http import HttpRequest
 from django.test import Client, TransactionTestCase
+from django.utils import translation
 
 from tests.factories import CardSetFactory, GameFactory
 from tournaments import snapshots
@@ -77,6 +79,15 @@ def _empty_caches():
     for cache in caches.all():
         cache.clear()
     snapshots.forget_engine_standings()
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A page requested in Japanese leaves Japanese active in this thread (the locale
+    middleware activates it and nothing switches it back): the next test starts in the
+    site's default language again, whatever ran before it."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
