@@ -354,8 +354,9 @@ def test_openapi_schema_documents_the_check_endpoint(client, db):
     assert response.status_code == 200
     schema = response.json()
     operation = schema["paths"]["/api/v1/decks/check/"]["post"]
-    # 401 a bad token, 403 a read-only one, 415 a body that is not JSON or a form.
-    assert set(operation["responses"]) == {"200", "400", "401", "403", "415", "429"}
+    # 401 a bad token, 403 a read-only one, 413 a body over the size limit (#21), 415 a
+    # body that is not JSON or a form.
+    assert set(operation["responses"]) == {"200", "400", "401", "403", "413", "415", "429"}
     assert operation["responses"]["400"]["description"] == "Field errors, e.g. an unknown format."
     assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/Report"
