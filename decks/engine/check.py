@@ -149,7 +149,11 @@ def resolve(
     (the first name past them says so); the first ``NAMED_UNKNOWN_LINES`` unknown lines are
     reported one by one, any further ones together in one UNKNOWN_CARD violation (and the
     same for unreadable lines and PARSE_ERROR)."""
-    from .messages import UNKNOWN_LIMITS  # here: the module's import block is edited by many
+    from .messages import (  # here: the module's import block is edited by many
+        MESSAGES,
+        PARSE_ERROR_AGAIN,
+        UNKNOWN_LIMITS,
+    )
 
     entries: list[Entry] = []
     problems: list[Violation] = []
@@ -159,8 +163,10 @@ def resolve(
     more_lines: list[int] = []
     more_names: dict[str, str] = {}  # name key -> name, the first SUGGESTED_NAMES of them
     for problem in parsed.problems[:NAMED_UNKNOWN_LINES]:
-        message_en = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_en})[0]
-        message_ja = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_ja})[1]
+        values = {"line": problem.line, "text": problem.text}
+        table = PARSE_ERROR_AGAIN if problems else MESSAGES  # the forms only once
+        message_en = render("PARSE_ERROR", {**values, "reason": problem.reason_en}, table)[0]
+        message_ja = render("PARSE_ERROR", {**values, "reason": problem.reason_ja}, table)[1]
         problems.append(
             Violation(
                 "PARSE_ERROR",
