@@ -86,12 +86,12 @@ def load_pool(game: Game) -> LoadedPool:
     """The whole card pool of a game, for the engine (three queries)."""
     sets = {s.id: s for s in CardSet.objects.filter(game=game)}
     printings: dict[int, list[PrintingInfo]] = {}
-    for card_id, set_id in Printing.objects.filter(card__game=game).values_list(
-        "card_id", "set_id"
-    ):
+    for card_id, set_id, release_date, rarity in Printing.objects.filter(
+        card__game=game
+    ).values_list("card_id", "set_id", "release_date", "rarity"):
         card_set = sets[set_id]
         printings.setdefault(card_id, []).append(
-            PrintingInfo(card_set.code, card_set.name, card_set.is_beta)
+            PrintingInfo(card_set.code, card_set.name, card_set.is_beta, release_date, rarity)
         )
     by_id = {}
     for row in Card.objects.filter(game=game).values(

@@ -103,8 +103,19 @@ NOTICES: dict[str, tuple[str, str]] = {
         "〔{name}〕の収録セットが登録されていないため、セットの確認ができません。",
     ),
     "BETA_PRINTING_CHECK": (
-        "Check that these cards are not βedition printings, which are banned: {cards_en}.",
-        "次のカードがβ版でないことを確認してください（β版は禁止カードです）: {cards_ja}。",
+        "Check that these cards are not βedition printings, which are banned: {cards_en}. "
+        "A βedition card has “βedition” in white letters under the title logo on its back "
+        "(1−2−2).",
+        "次のカードがβ版でないことを確認してください（β版は禁止カードです）: {cards_ja}。"
+        "β版のカードは、うら面のタイトルロゴの下に白い文字で「βedition」と表記されています"
+        "（1−2−2）。",
+    ),
+    "RARITY_CHECK": (
+        "{count:# copy|# copies} of {name}: only common navigators may exceed {limit} "
+        "(1−2−3), and no rarity is recorded for this card. Check that the cards are commons.",
+        "〔{name}〕が{count}枚あります。{limit}枚を超えて入れられるのはコモンのナビゲーターカード"
+        "だけです（1−2−3）。このカードのレアリティが登録されていないため、コモンであることを"
+        "確認してください。",
     ),
 }
 

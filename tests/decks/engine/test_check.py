@@ -159,7 +159,8 @@ def test_check_unlimited_navigator_is_exempt_from_the_copy_limit():
 
 
 def test_check_navigator_exemption_switched_off_by_the_format():
-    rules = crossover_rules(exempt_unlimited=False)
+    # Neither the derived exemption (type) nor the mark: every card counts.
+    rules = crossover_rules(exempt_unlimited=False, exempt_card_type=None)
     report = check(deck("40 スワティ", *filler_lines(10)), rules)
     violation = only(report, "TOO_MANY_COPIES")
     assert report.codes == ["TOO_MANY_COPIES"]
