@@ -86,16 +86,15 @@ class WordList:
     longest: int  # the most query words one typed entry spans ("time limit": 2)
 
     def containing(self, key: str) -> list[str]:
-        """Typed Japanese entries inside ``key``, longest first: 山札切れ in 山札切れ負け.
-        Only entries with a kanji or of three characters or more (マナ is also part of
-        マナミ), and none whose rulebook words ``key`` already has (サイド in サイドボード)."""
+        """Typed entries with a kanji inside ``key``, longest first: 山札切れ in 山札切れ負け.
+        Kana-only entries are not looked for inside words (マナ is also part of マナミ, サイド
+        of サイドボート), nor entries whose rulebook words ``key`` already has."""
         found = [
             typed
             for typed in self.rulebook_words
             if typed != key
             and typed in key
-            and not typed.isascii()
-            and (len(typed) >= 3 or _KANJI.search(typed))
+            and _KANJI.search(typed)
             and not any(search_key(word) in key for word in self.rulebook_words[typed])
         ]
         return sorted(found, key=len, reverse=True)

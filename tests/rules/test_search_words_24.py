@@ -106,9 +106,13 @@ def test_word_list_gives_the_rulebooks_words(typed, rulebook):
 def test_a_japanese_word_containing_a_listed_word_is_respelled():
     query = parse_query("ベータ版のカード")
     assert query.groups == (("べーた版のかーど", "β版のかーど", "βeditionのかーど"),)
-    # A listed katakana word of two characters is not looked for inside others (マナ).
+    assert parse_query("山札切れ負け").groups == (
+        ("山札切れ負け", "山札にかーどが1枚もなくなった負け"),
+    )
+    # Listed kana-only words are not looked for inside others (マナ in マナミ, サイド in a
+    # mistyped サイドボート).
     assert parse_query("ナルセマナミ").groups == (("なるせまなみ",),)
-    # Nor one whose rulebook word is there already (サイド in サイドボード).
+    assert parse_query("サイドボート").synonyms == ()
     assert parse_query("サイドボード").synonyms == ()
 
 
@@ -207,6 +211,7 @@ def test_search_page_shows_did_you_mean_and_the_rulebooks_words(client, crossove
     body = client.get(url, {"q": "サイドボート", "game": "crossover"}).content.decode()
     assert "Nothing matches." in body
     assert "Did you mean:" in body
+    assert "Also searched for the rulebook's words:" not in body
     assert (
         '<a href="/rules/search/?q=%E3%82%B5%E3%82%A4%E3%83%89%E3%83%9C%E3%83%BC%E3%83%89'
         '&amp;game=crossover">サイドボード</a>'
