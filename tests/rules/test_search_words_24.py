@@ -4,9 +4,10 @@
 The rulebook is the CrossOver Basic Rules v2.02 from ../shared/seeds/ (the tests that need
 it skip when it is absent). The sections each word must find, as the rulebook numbers them:
 1−2−1 (the β版 cards that may not be used), 1−2−2 (telling β版 cards apart), 1−2−3 (deck
-building, which counts the sideboard), 1−2−4 (sideboard), 2−1−3 (declaring the sideboard),
-4−1 (victory conditions) and 4−1−2 (a game's end: HP 0, an empty 山札 loses, 時間切れ
-under a 時間制限 is a draw).
+building, which counts the sideboard and limits a name to 4 copies), 1−2−4 (sideboard),
+2−1−3 (declaring the sideboard), 2−1−6 (mulligan), 4−1 (victory conditions), 4−1−1 (match
+and games, a draw), 4−1−2 (a game's end: HP 0, an empty 山札 loses, 時間切れ under a 時間制限
+is a draw) and 4−2−3 (the dust box).
 """
 
 from __future__ import annotations
@@ -46,6 +47,24 @@ JUDGES_WORDS = {
     "投了": ["4−1", "4−1−2"],
     "さいどぼーど": ["1−2−4", "2−1−3", "1−2−3"],
     "sideboard": ["1−2−4", "2−1−3", "1−2−3"],
+}
+
+# Neighbours of the listed words: other spellings and languages judges use.
+NEIGHBOURS = {
+    "タイムアウト": ["4−1−2"],
+    "time limit": ["4−1−2"],
+    "引分け": ["4−1−1", "4−1−2"],
+    "サレンダー": ["4−1", "4−1−2"],
+    "concede": ["4−1", "4−1−2"],
+    "デッキアウト": ["4−1−2"],
+    "deck out": ["4−1−2"],
+    "beta": ["1−2−1", "1−2−2"],
+    "ベータ版 禁止": ["1−2−1"],
+    "まりがん": ["2−1−6"],
+    "mulligan": ["2−1−6"],
+    "ＳＩＤＥＢＯＡＲＤ": ["1−2−4", "2−1−3", "1−2−3"],
+    "side board": ["1−2−4", "2−1−3", "1−2−3"],
+    "4枚制限": ["1−2−3"],
 }
 
 
@@ -166,6 +185,21 @@ def test_suggest_takes_the_nearest_index_terms():
 @pytest.mark.parametrize(("query", "numbers"), JUDGES_WORDS.items())
 def test_judges_words_find_the_rulebook_sections(crossover_rules, query, numbers):
     assert section_numbers(query, game="crossover") == numbers
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("query", "numbers"), NEIGHBOURS.items())
+def test_neighbouring_words_find_the_rulebook_sections(crossover_rules, query, numbers):
+    assert section_numbers(query, game="crossover") == numbers
+
+
+@pytest.mark.django_db
+def test_graveyard_words_find_every_dust_box_section(crossover_rules):
+    dust_box = section_numbers("ダストボックス", game="crossover")
+    assert dust_box[0] == "4−2−3"
+    assert len(dust_box) == 8
+    for query in ("墓地", "graveyard", "だすとぼっくす", "ダストぼっくす"):
+        assert section_numbers(query, game="crossover") == dust_box
 
 
 @pytest.mark.django_db
