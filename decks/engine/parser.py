@@ -14,7 +14,12 @@ Accepted line forms (after Unicode NFKC, so full-width digits and letters work):
   decorated the ways players write them (``【サイドボード（15枚）】``, ``■サイドボード``,
   ``＜サイドボード＞``, ``Sideboard (15)``, ``SB (15):``). A heading may state the number of
   cards under it; :func:`heading_counts` compares it with the cards listed.
-* ``森原さとみ×4枚``, ``森原さとみ ×4枚``: a multiplication sign and 枚 together
+* ``森原さとみ×4枚``, ``森原さとみ ×4枚``: a multiplication sign and 枚 together; ``森原さとみ*4``,
+  ``森原さとみ：4枚``, ``4枚：森原さとみ``; a count in brackets (``森原さとみ（4枚）``,
+  ``森原さとみ (x4)``) or before the printing (``狡猾フィーリア ×4 (β)``)
+* a list mark before a card line: ``・森原さとみ×4``, ``- 4 森原さとみ``, ``● 森原さとみ 4枚``
+* lines that are no cards: a total (``合計 50枚``, ``Total: 50``) and lines about the list
+  (``デッキ名：…``, ``【プレイヤー名】…``, ``Deck name: …``)
 * group headings that only sort the deck, alone or with a count (``【キャラクター 46枚】``,
   ``キャラクター：46枚``, ``■イベント（8）``, ``Events (4)``): they keep the section, and
   :func:`heading_counts` compares their count with the cards listed under them
@@ -89,6 +94,26 @@ _RULE_CHARS = frozenset("-−‐‑‒–—―ーｰ_=~〜・･.…‥*+#○�
     chr(code)
     for code in range(0x2500, 0x2580)  # box drawing: ─ ━ ═ …
 )
+# List marks players put before a card line (・森原さとみ×4, - 4 森原さとみ, ● 森原さとみ 4枚).
+_BULLETS = "・●○◎◆◇■□☆★▶►▷-–—*+>"
+# A total line ("合計 50枚", "Total: 50") states the number of cards; it is no card.
+_TOTAL_WORDS = (
+    "デッキ枚数",
+    "デッキ合計",
+    "メイン合計",
+    "合計",
+    "総計",
+    "総数",
+    "枚数",
+    "計",
+    "total",
+)
+# Lines about the list, not in it ("デッキ名：炎のデッキ", "Player: 山田"): a key and a colon.
+_ABOUT_WORDS = (
+    "デッキ名", "デッキネーム", "プレイヤー名", "プレイヤー", "氏名", "名前", "大会名", "日付",
+    "deckname", "decktitle", "playername", "player", "name", "event", "date",
+)  # fmt: skip
+_ABOUT_SEPARATORS = frozenset(":】]>」』")
 # What may stand between a heading word and a card on the same line (サイドボード：2 水姫):
 # a colon or a closing bracket must be among them.
 _HEADING_CARD_SEPARATORS = frozenset(":】)]>」』》〉≫}〕")
@@ -206,6 +231,8 @@ def parse_decklist(text: str, is_card: Callable[[str], bool] | None = None) -> P
                 continue
             if _is_none_line(line):
                 continue
+        if not line[0].isdigit() and (_is_total_line(line) or _is_about_line(line)):
+            continue
         line_section = section
         with_card = _heading_with_card(line) if not line[0].isdigit() else None
         if with_card is not None:
@@ -216,6 +243,10 @@ def parse_decklist(text: str, is_card: Callable[[str], bool] | None = None) -> P
             rest = _side_prefix(line)
             if rest is not None:
                 line, line_section = rest, SIDE
+        if line[0] in _BULLETS:
+            unmarked = line.lstrip(_BULLETS + " ")
+            if _has_word(unmarked):
+                line = unmarked
         parsed = _parse_card_line(line)
         if isinstance(parsed, ParseProblem):
             problems.append(ParseProblem(number, original, parsed.reason_en, parsed.reason_ja))
@@ -356,6 +387,30 @@ def _is_none_line(line: str) -> bool:
     return _undecorated("".join(line.split()).casefold()) in _NONE_WORDS
 
 
+def _is_total_line(line: str) -> bool:
+    """A line giving the list's total (``合計 50枚``, ``計50枚``, ``Total: 50 cards``)."""
+    if len(line) > _LONGEST_HEADING:
+        return False
+    body = _undecorated("".join(line.split()).casefold())
+    for word in _TOTAL_WORDS:
+        if body.startswith(word):
+            return _stated_count(body[len(word) :], none_words=False) is not None
+    return False
+
+
+def _is_about_line(line: str) -> bool:
+    """A line about the list (``デッキ名：炎のデッキ``, ``【プレイヤー名】山田``, ``Deck name:
+    Fire``): a known key, then a colon or a closing bracket."""
+    start = 0
+    while start < len(line) and line[start] in _DECORATION and line[start] not in ":":
+        start += 1
+    head = "".join(line[start : start + 20].split()).casefold()
+    for word in _ABOUT_WORDS:
+        if head.startswith(word) and head[len(word) : len(word) + 1] in _ABOUT_SEPARATORS:
+            return True
+    return False
+
+
 def _heading_with_card(line: str) -> tuple[str, str] | None:
     """(section, card line) of a heading with its first card on the same line:
     ``サイドボード：2 水姫``, ``【サイドボード】2 水姫``, ``Sideboard: 水姫 ×2``. The card
@@ -446,39 +501,50 @@ def _count_first(line: str) -> tuple[str, str] | None:
         # "4 xenon" is four of "xenon": a Latin x after a space needs a space after it.
         letter = rest[0] in "xX"
         if name and (not spaced or not letter or len(name) != len(after_marker)):
+            if name.startswith(":"):  # "4枚：森原さとみ"
+                name = name[1:].lstrip()
             return digits, name
+    if rest.startswith(":"):  # "4: 森原さとみ"
+        rest = rest[1:].lstrip()
+        spaced = True
     if spaced and rest:
         return digits, rest
     return None
 
 
 def _count_last(line: str) -> tuple[str, str] | None:
-    """(name, count) of ``Name ×4``, ``Name x4``, ``Name 4枚``, ``Name×4``."""
-    if line.endswith("枚"):
-        body = line[:-1].rstrip()
-        name = body.rstrip(_DIGITS)
-        if len(name) == len(body):
-            return None
-        digits = body[len(name) :]
-        name = name.rstrip()
-        # "名前×4枚", "Name x4枚": the sign and 枚 together (a Latin x only after a space or
-        # a non-Latin character, so "Max4枚" stays four of "Max").
-        if name and (
-            name[-1] == "×"
-            or (name[-1] in "xX" and (len(name) == 1 or not name[-2].isascii() or name[-2] == " "))
-        ):
-            name = name[:-1].rstrip()
-        return (name, digits) if name else None
-    body = line.rstrip(_DIGITS)
-    if len(body) == len(line):
+    """(name, count) of ``Name ×4``, ``Name x4``, ``Name 4枚``, ``Name×4枚``, ``Name: 4``,
+    ``Name *4``."""
+    mai = line.endswith("枚")
+    body = line[:-1].rstrip() if mai else line
+    name = body.rstrip(_DIGITS)
+    if len(name) == len(body):
         return None
-    digits = line[len(body) :]
-    body = body.rstrip()
-    if body and body[-1] in "xX×":
-        name = body[:-1].rstrip()
-        if name:
-            return name, digits
-    return None
+    digits = body[len(name) :]
+    name = name.rstrip()
+    if not name:
+        return None
+    last = name[-1]
+    # "Name x4"; with 枚 ("Name x4枚") a Latin x only after a space or a non-Latin
+    # character, so "Max4枚" stays four of "Max".
+    latin_x = last in "xX" and (
+        not mai or len(name) == 1 or not name[-2].isascii() or name[-2] == " "
+    )
+    if last in "×*:" or latin_x:
+        name = name[:-1].rstrip()
+    elif not mai:
+        return None
+    return (name, digits) if name else None
+
+
+def _bracket_count(tail: str) -> str | None:
+    """The count in a bracket after the name: ``4``, ``4枚``, ``x4``, ``×4枚``."""
+    text = "".join(tail.split())
+    if text[:1] in ("x", "X", "×", "*"):
+        text = text[1:]
+    if text.endswith("枚"):
+        text = text[:-1]
+    return text if text and not text.strip(_DIGITS) else None
 
 
 def _bare_count_last(line: str) -> tuple[str, str] | None:
@@ -529,6 +595,7 @@ def _parse_card_line(
 ) -> tuple[int, str, str | None, tuple[int, str, str | None] | None] | ParseProblem:
     count_text = None
     name = line
+    qualifier: str | None = None
     found = _count_first(line)
     if found is not None:
         count_text, name = found
@@ -536,6 +603,18 @@ def _parse_card_line(
         found = _count_last(line)
         if found is not None:
             name, count_text = found
+        else:
+            # The count before a printing ("狡猾フィーリア ×4 (β)") or in brackets
+            # ("森原さとみ（4枚）", "森原さとみ (x4)"): a bracket never names a set by digits.
+            before, tail = _split_qualifier(line)
+            if tail is not None:
+                found = _count_last(before)
+                if found is not None:
+                    (name, count_text), qualifier = found, tail
+                else:
+                    count_text = _bracket_count(tail)
+                    if count_text is not None:
+                        name = before
     name = name.strip()
     if not _has_word(name):
         return ParseProblem(0, line, "no card name on this line", "この行にカード名がありません")
@@ -551,5 +630,6 @@ def _parse_card_line(
             bare_count = _read_count(found[1])
             if not isinstance(bare_count, ParseProblem):
                 bare = (bare_count, *_split_qualifier(found[0]))
-    name, qualifier = _split_qualifier(name)
+    if qualifier is None:
+        name, qualifier = _split_qualifier(name)
     return count, name, qualifier, bare

@@ -326,3 +326,78 @@ def test_check_24_unreadable_line_is_named_quoted_and_shows_the_forms_once():
     # The forms once per report: the second message names its line and says why, no more.
     assert errors[1].message_en == "Line 16 (“〔〕”) cannot be read: no card name on this line."
     assert errors[1].message_ja == "16行目（「〔〕」）を読めません: この行にカード名がありません。"
+
+
+# --- neighbours: more ways players write a list -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"・{SATOMI}×4",
+        f"- 4 {SATOMI}",
+        f"● {SATOMI} 4枚",
+        f"★4 {SATOMI}",
+        f"{SATOMI}*4",
+        f"{SATOMI}＊4",
+        f"{SATOMI}：4枚",
+        f"{SATOMI}: 4",
+        f"4枚：{SATOMI}",
+        f"{SATOMI}（4枚）",
+        f"{SATOMI} (x4)",
+        f"{SATOMI}(4)",
+    ],
+)
+def test_parser_24_1_2_3_list_marks_colons_and_bracketed_counts(line):
+    assert read(f"{line}\n") == [(1, 4, SATOMI, MAIN)]
+
+
+@pytest.mark.parametrize(
+    ("line", "qualifier"), [("狡猾フィーリア ×4 (β)", "β"), ("狡猾フィーリア 4枚 [base]", "base")]
+)
+def test_parser_24_count_before_the_printing(line, qualifier):
+    parsed = parse_decklist(f"{line}\n")
+    assert [(d.count, d.name, d.qualifier) for d in parsed.lines] == [
+        (4, "狡猾フィーリア", qualifier)
+    ]
+
+
+@pytest.mark.parametrize(
+    "line", ["レプリカント（改）", "剣を捨てて……", "計算機 2", "Total Eclipse", "Player's Choice"]
+)
+def test_parser_24_names_that_look_like_the_new_forms_stay_names(line):
+    # A bracket of words stays a printing (or part of the name); a word that starts like a
+    # total or a key is a name unless a count or a colon follows it.
+    parsed = parse_decklist(f"{line}\n")
+    assert parsed.headings == ()
+    assert len(parsed.lines) == 1
+    assert parsed.lines[0].count == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "合計 50枚",
+        "計50枚",
+        "Total: 50",
+        "total 50 cards",
+        "デッキ枚数：50",
+        "デッキ名：炎のデッキ",
+        "【デッキ名】炎のデッキ",
+        "プレイヤー名：山田 太郎",
+        "Deck name: Fire",
+        "Player: Yamada",
+    ],
+)
+def test_parser_24_1_2_3_total_and_about_lines_are_no_cards(line):
+    assert read(f"{line}\n4 {SATOMI}\n") == [(2, 4, SATOMI, MAIN)]
+
+
+def test_check_24_1_2_3_a_total_line_does_not_add_50_unknown_cards():
+    text = (
+        "デッキ名：炎のデッキ\n" + "\n".join(f"・{x}" for x in filler_lines(50)) + "\n合計 50枚\n"
+    )
+    report = check(text)
+    assert report.legal
+    assert (report.main_count, report.sideboard_count) == (50, 0)
+    assert report.violations == ()
