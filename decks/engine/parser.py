@@ -407,7 +407,10 @@ def _is_about_line(line: str) -> bool:
     head = "".join(line[start : start + 20].split()).casefold()
     for word in _ABOUT_WORDS:
         if head.startswith(word) and head[len(word) : len(word) + 1] in _ABOUT_SEPARATORS:
-            return True
+            # Never skip what reads as a card with a count ("名前：森原さとみ ×4"): a card
+            # hidden from the check could hide a fifth copy or a banned printing.
+            value = line[line.index(head[len(word)], start) + 1 :].strip()
+            return not value or (_count_first(value) is None and _count_last(value) is None)
     return False
 
 

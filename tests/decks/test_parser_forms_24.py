@@ -401,3 +401,12 @@ def test_check_24_1_2_3_a_total_line_does_not_add_50_unknown_cards():
     assert report.legal
     assert (report.main_count, report.sideboard_count) == (50, 0)
     assert report.violations == ()
+
+
+def test_check_24_1_2_3_a_card_with_a_count_after_a_key_is_never_skipped():
+    # "名前：狡猾フィーリア ×1" is not a line about the list: skipping it would hide a fifth
+    # copy from the 1−2−3 count, so it is read (and reported unknown) instead.
+    text = "\n".join(filler_lines(46)) + f"\n4 {SATOMI}\n名前：{SATOMI} ×1\n"
+    report = check(text)
+    assert not report.legal
+    assert [(v.code, v.lines) for v in report.violations] == [("UNKNOWN_CARD", (14,))]
