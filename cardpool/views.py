@@ -1,5 +1,6 @@
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from rules.selectors import cards_with_rules, current_card_text, latest_erratum, rulings_for_card
@@ -25,7 +26,9 @@ def card_list(request):
 def card_detail(request, pk: int):
     card = get_object_or_404(cards_with_rules(), pk=pk)
     # The printing whose text is in force (rule 1−2−1) and why, from the prefetched ones.
-    newest, newest_reason = newest_with_reason(card.printings.all(), key=printing_key)
+    newest, newest_reason = newest_with_reason(
+        card.printings.all(), key=printing_key, as_of=timezone.localdate()
+    )
     return render(
         request,
         "cardpool/card_detail.html",
