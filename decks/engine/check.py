@@ -453,7 +453,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
     # Deck and sideboard count together (rule 1−2−3).
     counts: dict[object, int] = {}
     for entry in entries:
-        if exempt(entry.card) or rules.rarity_unknown(entry.card):
+        if exempt(entry.card, entry.set_code) or rules.rarity_unknown(entry.card, entry.set_code):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         counts[key] = counts.get(key, 0) + entry.count
@@ -462,7 +462,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
         return []
     totals: dict[object, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if exempt(entry.card) or rules.rarity_unknown(entry.card):
+        if exempt(entry.card, entry.set_code) or rules.rarity_unknown(entry.card, entry.set_code):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         if key in over:
@@ -653,7 +653,7 @@ def _rarity_checks(rules: FormatRules, entries: list[Entry]) -> list[Notice]:
         return []
     found: dict[str, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if rules.rarity_unknown(entry.card):
+        if rules.rarity_unknown(entry.card, entry.set_code):
             found[entry.card.key].append(entry)
     notices = []
     for group in found.values():

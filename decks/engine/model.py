@@ -109,29 +109,30 @@ class FormatRules:
             )
         return found
 
-    def exempt(self, card: CardInfo) -> bool:
+    def exempt(self, card: CardInfo, set_code: str | None = None) -> bool:
         """Whether ``card`` may be played in any number (rule 1−2−3). With
-        ``exempt_card_type``: a card of that type printed as a common; where the pool
+        ``exempt_card_type``: a card of that type printed as a common (in the printing
+        ``set_code`` when the line names one whose rarity is recorded); where the pool
         records no rarity for it, its mark decides (if ``exempt_unlimited``). Without: its
         mark (if ``exempt_unlimited``)."""
         if self.exempt_card_type is None:
             return self.exempt_unlimited and card.unlimited
         if card.card_type != self.exempt_card_type:
             return False
-        common = card.common
+        common = card.common_in(set_code)
         if common is None:
             return self.exempt_unlimited and card.unlimited
         return common
 
-    def rarity_unknown(self, card: CardInfo) -> bool:
+    def rarity_unknown(self, card: CardInfo, set_code: str | None = None) -> bool:
         """Whether ``card`` is of ``exempt_card_type`` with no rarity recorded and not
         exempt by its mark: copies over the limit are for a judge to check (the printed
         rarity decides, rule 1−2−3), not an error the incomplete pool makes."""
         return (
             self.exempt_card_type is not None
             and card.card_type == self.exempt_card_type
-            and card.common is None
-            and not self.exempt(card)
+            and card.common_in(set_code) is None
+            and not self.exempt(card, set_code)
         )
 
 
@@ -175,6 +176,16 @@ class CardInfo:
         if not rarities:
             return None
         return any(is_common(rarity) for rarity in rarities)
+
+    def common_in(self, set_code: str | None) -> bool | None:
+        """:attr:`common` for the copies of the printing ``set_code`` (a line that names
+        one): a promotional printing of a common card is not a common. Without a printing,
+        or when the named one has no rarity recorded, the card's."""
+        if set_code is not None:
+            rarities = [p.rarity for p in self.printings if p.set_code == set_code and p.rarity]
+            if rarities:
+                return any(is_common(rarity) for rarity in rarities)
+        return self.common
 
     def printing(self, set_code: str) -> PrintingInfo | None:
         for printing in self.printings:

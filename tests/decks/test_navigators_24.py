@@ -115,3 +115,18 @@ def test_1_2_3_other_games_keep_their_per_format_rule(formats):
     )
     assert asura.exempt(marked) is True
     assert asura.exempt(dataclasses.replace(marked, unlimited=False)) is False
+
+
+def test_1_2_3_named_printing_of_another_rarity_counts(client, game, sets, crossover, tmp_path):
+    # The same navigator as a common in the basic set and a promotional printing: copies
+    # named in the promotional printing are not commons and count towards the limit.
+    card = navigator(game, sets, "コモンナビ", "C")
+    PrintingFactory(card=card, set=sets["promo"], number="P-7", rarity="PR")
+    report = both(client, BASE + "34 スワティ\n8 コモンナビ [promo]\n", BAN_DAY, tmp_path)
+    assert codes(report) == ["TOO_MANY_COPIES"]
+    assert report["violations"][0]["details"] == {"count": 8, "limit": 4}
+    # Four promotional copies beside any number of commons: legal.
+    report = both(
+        client, BASE + "30 スワティ\n4 コモンナビ [promo]\n8 コモンナビ [base]\n", BAN_DAY, tmp_path
+    )
+    assert report["legal"] is True
