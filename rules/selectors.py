@@ -380,6 +380,10 @@ def search_rules(
 
 # Suggestions checked against the database at most (each check is three small queries).
 _SUGGESTIONS = 3
+# Longer queries get no suggestion: one word is checked per word, and a typo is found
+# in a word, not in a paragraph (this bounds the work a pasted text can cause).
+_SUGGEST_WORDS = 4
+_SUGGEST_CHARACTERS = 40
 
 
 def search_suggestions(raw_query: str, *, game: str | None = None) -> list[str]:
@@ -387,11 +391,13 @@ def search_suggestions(raw_query: str, *, game: str | None = None) -> list[str]:
     nothing: the terms of the index (section titles of the current documents, their
     pieces, the word list) nearest to the query, or, for a query of several words, the
     query with each word that finds nothing replaced by its nearest term."""
+    words = raw_query.split()
+    if len(words) > _SUGGEST_WORDS or len("".join(words)) > _SUGGEST_CHARACTERS:
+        return []
     titles = Section.objects.filter(document__is_current=True)
     if game:
         titles = titles.filter(document__game__slug=game)
     candidates = index_terms(titles.values_list("title", flat=True))
-    words = raw_query.split()
     if len(words) > 1:
         corrected = []
         for word in words:

@@ -237,6 +237,18 @@ def test_a_search_that_finds_nothing_suggests_index_terms(crossover_rules):
     assert search_rules("サイドボード").suggestions == []
     # Nothing close: no suggestion.
     assert search_rules("zzzzqqq").suggestions == []
+    # A pasted paragraph is no typo: no suggestion work for more than 4 words or 40
+    # characters.
+    assert search_rules("サイドボート 宣言 準備 確認 zzz").suggestions == []
+    assert search_rules("サイドボート" + "ー" * 40).suggestions == []
+
+
+@pytest.mark.django_db
+def test_a_long_query_that_finds_nothing_costs_no_suggestion_queries(
+    crossover_rules, django_assert_num_queries
+):
+    with django_assert_num_queries(3):  # sections, rulings, cards: nothing more
+        search_rules("サイドボート 宣言 準備 確認 zzz")
 
 
 @pytest.mark.django_db
