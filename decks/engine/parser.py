@@ -114,6 +114,16 @@ _ABOUT_WORDS = (
     "deckname", "decktitle", "playername", "player", "name", "event", "date",
 )  # fmt: skip
 _ABOUT_SEPARATORS = frozenset(":】]>」』")
+# Cheap first tests (literals only), so card lines pay for none of the checks above.
+_TOTAL_HINT = re.compile("|".join(_TOTAL_WORDS), re.IGNORECASE)
+_ABOUT_HINT = re.compile("|".join((*_ABOUT_WORDS, "deck", "デッキ")), re.IGNORECASE)
+_LONGEST_NONE_LINE = 16  # "（無し）", "- none -", "［ナシ］"
+# One search decides whether a line not starting with a digit needs any of the checks
+# for headings, "none", totals and lines about the list (most card lines need none).
+_ANY_HINT = re.compile(
+    "|".join((_HEADING_HINT.pattern, _TOTAL_HINT.pattern, _ABOUT_HINT.pattern, *_NONE_WORDS)),
+    re.IGNORECASE,
+)
 # What may stand between a heading word and a card on the same line (サイドボード：2 水姫):
 # a colon or a closing bracket must be among them.
 _HEADING_CARD_SEPARATORS = frozenset(":】)]>」』》〉≫}〕")
@@ -203,9 +213,12 @@ def parse_decklist(text: str, is_card: Callable[[str], bool] | None = None) -> P
             )
             continue
         line = unicodedata.normalize("NFKC", raw).strip()
-        if not line or is_layout_line(line):
+        if not line:
             continue
-        if line.startswith(("#", "//")):
+        first = line[0]
+        if first in _RULE_CHARS and is_layout_line(line):
+            continue
+        if first in "#/" and line.startswith(("#", "//")):
             # A comment, unless it is a heading written as one ("// Sideboard",
             # "# サイドボード"): reading that as a comment would put the sideboard in the deck.
             comment = line.lstrip("#/").strip()
@@ -218,35 +231,42 @@ def parse_decklist(text: str, is_card: Callable[[str], bool] | None = None) -> P
                 if group is not None:
                     headings.append(SectionHeading(number, original, section, group[1], group=True))
             continue
-        # Headings never start with a digit; most card lines do (skip the work for them).
-        if len(line) <= _LONGEST_HEADING and not line[0].isdigit():
-            heading = read_heading(line)
-            if heading is not None:
-                section, stated = heading
-                headings.append(SectionHeading(number, original, section, stated))
-                continue
-            group = read_group_heading(line)
-            if group is not None:
-                headings.append(SectionHeading(number, original, section, group[1], group=True))
-                continue
-            if _is_none_line(line):
-                continue
-        if not line[0].isdigit() and (_is_total_line(line) or _is_about_line(line)):
-            continue
         line_section = section
-        with_card = _heading_with_card(line) if not line[0].isdigit() else None
-        if with_card is not None:
-            section, line = with_card
-            line_section = section
-            headings.append(SectionHeading(number, original, section))
-        else:
-            rest = _side_prefix(line)
-            if rest is not None:
-                line, line_section = rest, SIDE
-        if line[0] in _BULLETS:
-            unmarked = line.lstrip(_BULLETS + " ")
-            if _has_word(unmarked):
-                line = unmarked
+        # Headings, list marks and lines about the list never start with a digit; most card
+        # lines do, and skip all of this.
+        if not first.isdigit():
+            if _ANY_HINT.search(line) is not None:
+                if len(line) <= _LONGEST_HEADING:
+                    heading = read_heading(line)
+                    if heading is not None:
+                        section, stated = heading
+                        headings.append(SectionHeading(number, original, section, stated))
+                        continue
+                    group = read_group_heading(line)
+                    if group is not None:
+                        headings.append(
+                            SectionHeading(number, original, section, group[1], group=True)
+                        )
+                        continue
+                    if len(line) <= _LONGEST_NONE_LINE and _is_none_line(line):
+                        continue
+                    if _TOTAL_HINT.search(line) is not None and _is_total_line(line):
+                        continue
+                if _ABOUT_HINT.search(line, 0, 24) is not None and _is_about_line(line):
+                    continue
+                with_card = _heading_with_card(line)
+                if with_card is not None:
+                    section, line = with_card
+                    line_section = section
+                    headings.append(SectionHeading(number, original, section))
+                else:
+                    rest = _side_prefix(line)
+                    if rest is not None:
+                        line, line_section = rest, SIDE
+            if line[0] in _BULLETS:
+                unmarked = line.lstrip(_BULLETS + " ")
+                if _has_word(unmarked):
+                    line = unmarked
         parsed = _parse_card_line(line)
         if isinstance(parsed, ParseProblem):
             problems.append(ParseProblem(number, original, parsed.reason_en, parsed.reason_ja))
@@ -273,7 +293,7 @@ def clean_text(text: str) -> str:
 def is_layout_line(line: str) -> bool:
     """A separator or layout line (``−−−−``, ``====``, ``・・・``, ``━━━``): no card, no
     heading. ``line`` is NFKC and stripped."""
-    return all(char in _RULE_CHARS for char in line)
+    return line[0] in _RULE_CHARS and all(char in _RULE_CHARS for char in line)
 
 
 def split_lines(text: str) -> list[str]:
