@@ -125,6 +125,24 @@ def load_pool(game: Game) -> LoadedPool:
     )
 
 
+def released_from(loaded: LoadedPool) -> dict[tuple[str, str], dt.date]:
+    """(card key, set code) -> the first day the card's printings in that set exist, for
+    the sets where every one of them carries its own release date (a promotional card):
+    the physical deck check refuses such a printing counted before that day (rule
+    1−2−1), as the deck check does."""
+    found: dict[tuple[str, str], dt.date] = {}
+    for card in loaded.by_id.values():
+        if not card.dated:
+            continue
+        days: dict[str, list[dt.date | None]] = {}
+        for printing in card.printings:
+            days.setdefault(printing.set_code, []).append(printing.release_date)
+        for code, dates in days.items():
+            if all(day is not None for day in dates):
+                found[(card.key, code)] = min(dates)
+    return found
+
+
 def check_text(text: str, fmt: Format, as_of: dt.date, loaded: LoadedPool | None = None) -> Report:
     """Check a pasted decklist against a stored format."""
     loaded = loaded or load_pool(fmt.game)

@@ -13,7 +13,17 @@ from decks import services
 from decks.models import RecheckJob
 from tests.decks.entry_points_24 import both, codes
 from tests.factories import CardFactory, PrintingFactory
+from tests.tournaments.conftest import (  # noqa: F401
+    co_organizer,
+    judge,
+    make_players,
+    organizer,
+    staffed_event,
+)
+from tests.tournaments.factories import register_all
+from tournaments import services as event_services
 from tournaments.event_file.decklists import checked_reports
+from tournaments.services import deck_checks
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +111,37 @@ def test_1_2_1_event_file_decklists_read_the_printing_date(crossover, promos):
     assert [v["code"] for v in before["violations"]] == ["SET_NOT_LEGAL"]
     document["event"]["date"] = PROMO_DAY.isoformat()
     assert checked_reports(document, crossover)[0]["legal"] is True
+
+
+# --- a neighbour: the physical deck check at an event (rule 1−2−1) ------------------------
+
+
+def test_1_2_1_deck_check_refuses_a_counted_printing_released_later(
+    promos,
+    staffed_event,  # noqa: F811
+    organizer,  # noqa: F811
+    judge,  # noqa: F811
+    make_players,  # noqa: F811
+):
+    event = staffed_event
+    promos["reprint"].printings.filter(set__code="promo").update(release_date=dt.date(2099, 1, 1))
+    registrations = register_all(event, make_players(4), PLAIN_REPRINT_DECK)
+    event_services.start_event(event, actor=organizer)
+    round_ = event_services.generate_round(event, actor=organizer)
+    counted = PLAIN_REPRINT_DECK.replace("4 再録 くん", "4 再録 くん [promo]")
+    check = deck_checks.record_deck_check(
+        registrations[0], actor=judge, counted_text=counted, round_=round_
+    )
+    assert check.ok is False
+    [item] = check.result["discrepancies"]
+    assert item["code"] == "COUNTED_NOT_LEGAL"
+    assert item["rule"] == "1−2−1"
+    assert item["found_printing"] == "promo"
+    # Counted in the basic set's printing: nothing to say.
+    check = deck_checks.record_deck_check(
+        registrations[1],
+        actor=judge,
+        counted_text=PLAIN_REPRINT_DECK.replace("4 再録 くん", "4 再録 くん [base]"),
+        round_=round_,
+    )
+    assert check.ok is True
