@@ -7,6 +7,7 @@ without it does not (issue #24, "Navigators"). Each case runs through ``check_de
 import dataclasses
 
 import pytest
+from django.urls import reverse
 
 from cardpool.models import CardType
 from decks import services
@@ -130,3 +131,15 @@ def test_1_2_3_named_printing_of_another_rarity_counts(client, game, sets, cross
         client, BASE + "30 スワティ\n4 コモンナビ [promo]\n8 コモンナビ [base]\n", BAN_DAY, tmp_path
     )
     assert report["legal"] is True
+
+
+def test_1_2_3_format_admin_says_what_the_fields_derive(admin_client, crossover):
+    page = admin_client.get(reverse("admin:decks_format_change", args=[crossover.pk]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert (
+        "Rule 1−2−3: a card of this type printed as a common may be played in any number,"
+        " marked or not; one printed at another rarity counts towards the limit even when"
+        " marked; a card of another type always counts."
+    ) in body
+    assert "the mark counts only for a card of that type whose rarity is not recorded" in body
