@@ -120,6 +120,14 @@ class CardAdminForm(forms.ModelForm):
             "unlimited",
             "notes",
         ]
+        # What the deck check makes of the mark (decks.engine.model.FormatRules.exempt).
+        help_texts = {
+            "unlimited": _(
+                "Rule 1−2−3 exempts common navigators: in a format that exempts a card type,"
+                " the printed rarity decides and this mark only stands in for a rarity not"
+                " recorded; a format without one honours the mark if it says so."
+            ),
+        }
 
     def clean_name(self):
         name = self.cleaned_data["name"]

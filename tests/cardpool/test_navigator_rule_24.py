@@ -121,3 +121,12 @@ def test_1_2_3_card_page_follows_the_derived_rule(client, imported):
     common = Card.objects.get(name="コモンナビ")
     body = client.get(reverse("cardpool:card_detail", args=[common.pk])).content.decode()
     assert "any number (rule 1−2−3)" in body
+
+
+def test_1_2_3_card_admin_explains_the_mark(admin_client, imported):
+    card = Card.objects.get(name="コモンナビ")
+    body = admin_client.get(reverse("admin:cardpool_card_change", args=[card.pk])).content
+    assert (
+        "in a format that exempts a card type, the printed rarity decides and this mark only"
+        " stands in for a rarity not recorded"
+    ) in body.decode()
