@@ -122,7 +122,7 @@ def main() -> None:
     from rules.parsing import parse_document
     from rules.selectors import search_rules
     from rules.services import import_parsed_document
-    from rules.text import fold
+    from rules.text import search_key
 
     seeds = sorted(SEEDS.glob("[0-9][0-9][0-9]_*.txt"))
     if not seeds:
@@ -179,7 +179,7 @@ def main() -> None:
                 question=question,
                 answer=answer,
                 status=RulingStatus.OFFICIAL if index % 4 else RulingStatus.COMMUNITY,
-                search_text=fold(f"{question}\n{answer}\n{card.name}"),
+                search_text=search_key(f"{question}\n{answer}\n{card.name}"),
             )
         )
     Ruling.objects.bulk_create(rulings, batch_size=500)

@@ -11,7 +11,12 @@ from config.jobs import JobProgressAdminMixin
 
 from .models import Card, CardMerge, CardSet, Game, ImportJob, Printing
 from .names import bidi_problem, name_key
-from .services import create_import_job, unlimited_problem
+from .services import (
+    create_import_job,
+    derived_copies,
+    derived_exempt_types,
+    unlimited_problem,
+)
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
@@ -115,6 +120,14 @@ class CardAdminForm(forms.ModelForm):
             "unlimited",
             "notes",
         ]
+        # What the deck check makes of the mark (decks.engine.model.FormatRules.exempt).
+        help_texts = {
+            "unlimited": _(
+                "Rule 1−2−3 exempts common navigators: in a format that exempts a card type,"
+                " the printed rarity decides and this mark only stands in for a rarity not"
+                " recorded; a format without one honours the mark if it says so."
+            ),
+        }
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -153,16 +166,34 @@ class CardAdmin(admin.ModelAdmin):
     list_filter = ["game", "card_type", "element", "unlimited"]
     search_fields = ["name", "search_key"]
     list_select_related = ["game"]
+    readonly_fields = ["copies_rule"]
     inlines = [PrintingInline, CardMergeInline]
+
+    @admin.display(description=_("copies in a deck"))
+    def copies_rule(self, card):
+        """What rule 1−2−3 derives from the card's type and printed rarity (the deck check
+        follows it, not the mark alone)."""
+        if card.pk is None:
+            return "—"
+        rarities = card.printings.values_list("rarity", flat=True)
+        derived = derived_copies(
+            card.card_type, rarities, card.unlimited, derived_exempt_types(card.game)
+        )
+        return derived or "—"
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         card = form.instance
+        rarities = list(card.printings.values_list("rarity", flat=True))
         if card.unlimited:
-            rarities = card.printings.values_list("rarity", flat=True)
             problem = unlimited_problem(card.card_type, rarities)
             if problem:
                 messages.warning(request, problem)
+        derived = derived_copies(
+            card.card_type, rarities, card.unlimited, derived_exempt_types(card.game)
+        )
+        if derived:
+            messages.info(request, derived)
 
     def get_search_results(self, request, queryset, search_term):
         # Match the public search: width- and case-folded, spaces ignored.

@@ -260,12 +260,15 @@ class Card(models.Model):
     def cost_total(self) -> int | None:
         return len(self.cost) if self.cost else None
 
-    def newest_printing(self) -> Printing | None:
-        """The printing whose text the card plays with (rule 1−2−1).
+    def newest_printing(self, as_of=None) -> Printing | None:
+        """The printing whose text the card plays with on ``as_of`` (default today): the
+        newest released on or before that day (rule 1−2−1).
 
         Uses the prefetched ``printings`` (with their sets) when present.
         """
-        return newest(self.printings.all(), key=printing_key)
+        from django.utils import timezone
+
+        return newest(self.printings.all(), key=printing_key, as_of=as_of or timezone.localdate())
 
     @property
     def current_text(self) -> str:

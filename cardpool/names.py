@@ -154,3 +154,12 @@ def bidi_problem(text: str) -> str:
     return gettext(
         "contains a character that changes the text direction (%(character)s); remove it."
     ) % {"character": f"U+{ord(found):04X}"}
+
+
+# How card files write the rarity of a common card (rule 1−2−3 exempts common navigators).
+COMMON_RARITIES = ("コモン", "C", "Common")
+
+
+def is_common(rarity: str) -> bool:
+    """Whether ``rarity`` names the common rarity, in any width, case or spacing."""
+    return bool(rarity) and search_key(rarity) in {search_key(word) for word in COMMON_RARITIES}

@@ -24,7 +24,7 @@ from .importing import (
 )
 from .merging import written_bare
 from .models import Card, CardSet, CardType, Game, ImportJob, Printing
-from .names import bare_name, search_key
+from .names import bare_name, is_common, search_key
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +128,7 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
         card.name_key: card
         for card in Card.objects.select_for_update().filter(game=game, name_key__in=by_key)
     }
+    exempt_types = derived_exempt_types(game)
     new_cards, changed_cards = [], []
     for key, card_rows in by_key.items():
         values = {}
@@ -149,6 +150,7 @@ def _write_rows(rows: list, game: Game) -> ImportSummary:
             summary.cards_unchanged += 1
         summary.notes += _same_card_notes(card.name, card_rows)
         summary.notes += _unlimited_notes(card, card_rows, values)
+        summary.notes += _derived_copies_notes(card, card_rows, exempt_types)
     Card.objects.bulk_create(new_cards, batch_size=500)
     if changed_cards:
         Card.objects.bulk_update(changed_cards, CARD_FIELDS, batch_size=500)
@@ -223,12 +225,55 @@ def _unlimited_notes(card: Card, card_rows: list, values: dict) -> list[RowError
     return [RowError(row, "unlimited", problem)] if problem else []
 
 
-# How rarities of common cards are written (search-folded): コモン, C, Common.
-COMMON_RARITIES = {"コモン", "c", "common"}
+def derived_exempt_types(game: Game) -> frozenset[str]:
+    """The card types whose commons the game's formats let be played in any number
+    (``Format.exempt_card_type``: common navigators in CrossOver, rule 1−2−3)."""
+    return frozenset(
+        game.formats.exclude(exempt_card_type="").values_list("exempt_card_type", flat=True)
+    )
 
 
-def is_common(rarity: str) -> bool:
-    return search_key(rarity) in COMMON_RARITIES
+def derived_copies(
+    card_type: str, rarities: Iterable[str], unlimited: bool, exempt_types: Iterable[str]
+) -> str:
+    """What rule 1−2−3 derives for a card from its type and printed rarity (the deck
+    check's ``FormatRules.exempt``), for the importer and the admin; "" for a card of a
+    type no format exempts."""
+    if not card_type or card_type not in set(exempt_types):
+        return ""
+    kind = str(CardType(card_type).label).lower()
+    rarities = [rarity for rarity in rarities if rarity]
+    if any(is_common(rarity) for rarity in rarities):
+        return _(
+            "Rule 1−2−3: a common %(type)s, so a deck may hold any number of copies, with or"
+            " without the “any number of copies” mark."
+        ) % {"type": kind}
+    if rarities:
+        return _(
+            "Rule 1−2−3: printed as %(rarity)s, not as a common, so its copies count towards"
+            " the copy limit; the “any number of copies” mark does not change that."
+        ) % {"rarity": "、".join(dict.fromkeys(rarities))}
+    if unlimited:
+        return _(
+            "Rule 1−2−3: no rarity is recorded, so the “any number of copies” mark stands in"
+            " for it until a rarity is imported."
+        )
+    return _(
+        "Rule 1−2−3: no rarity is recorded; a deck with more copies than the copy limit is"
+        " legal with a notice asking the judge to check that the cards are commons."
+    )
+
+
+def _derived_copies_notes(card: Card, card_rows: list, exempt_types) -> list[RowError]:
+    """What rule 1−2−3 derived for a card of an exempted type (rarities of the file's rows
+    and of its stored printings)."""
+    if card.card_type not in exempt_types:
+        return []
+    rarities = [r.values["rarity"] for r in card_rows if r.values.get("rarity")]
+    if card.pk is not None:
+        rarities += Printing.objects.filter(card=card).values_list("rarity", flat=True)
+    derived = derived_copies(card.card_type, rarities, card.unlimited, exempt_types)
+    return [RowError(card_rows[0].row, "rarity", derived)] if derived else []
 
 
 def unlimited_problem(card_type: str, rarities: Iterable[str]) -> str:

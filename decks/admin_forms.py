@@ -146,3 +146,16 @@ class FormatAdminForm(forms.ModelForm):
     class Meta:
         model = Format
         fields = ["rule_sections"]  # the admin adds the rest from its fieldsets
+        # What the deck check derives from these two (decks.engine.model.FormatRules.exempt).
+        help_texts = {
+            "exempt_unlimited": _(
+                "Whether a card's “any number of copies” mark lets it be played in any"
+                " number. With a card type below, the mark counts only for a card of that"
+                " type whose rarity is not recorded."
+            ),
+            "exempt_card_type": _(
+                "Rule 1−2−3: a card of this type printed as a common may be played in any"
+                " number, marked or not; one printed at another rarity counts towards the"
+                " limit even when marked; a card of another type always counts."
+            ),
+        }

@@ -7,11 +7,21 @@ from .models import Format
 MAX_DECKLIST_CHARS = 20_000
 
 
-def not_blank(text: str) -> None:
-    # The decklist is not stripped (line numbers must match the player's editor), so a
-    # text of only spaces and line breaks must be refused here.
-    if not text.strip():
-        raise forms.ValidationError(forms.Field.default_error_messages["required"], "required")
+class DecklistField(forms.CharField):
+    """A pasted decklist, passed on as pasted: the parser (decks/engine/parser.py) is the
+    one reader of every entry point (page, API, ``check_deck``, registration), so no form
+    trims or rewrites the text before it. Django's default ``strip`` dropped a list's
+    leading blank lines on the registration form, so its report named other line numbers
+    than the check page and the API (issue #24). A text of only spaces and line breaks is
+    empty (and refused when the field is required)."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs["strip"] = False
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        return text if text.strip() else ""
 
 
 class FormatChoiceField(forms.ModelChoiceField):
@@ -32,11 +42,9 @@ class CheckForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Ban lists as of this day (the event date); today if empty."),
     )
-    decklist = forms.CharField(
+    decklist = DecklistField(
         label=_("Decklist"),
         max_length=MAX_DECKLIST_CHARS,
-        strip=False,
-        validators=[not_blank],
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false"}),
         help_text=_(
             "One card per line, e.g. “4 森原さとみ” or “森原さとみ ×4”; a line “サイドボード” "

@@ -86,12 +86,12 @@ def load_pool(game: Game) -> LoadedPool:
     """The whole card pool of a game, for the engine (three queries)."""
     sets = {s.id: s for s in CardSet.objects.filter(game=game)}
     printings: dict[int, list[PrintingInfo]] = {}
-    for card_id, set_id in Printing.objects.filter(card__game=game).values_list(
-        "card_id", "set_id"
-    ):
+    for card_id, set_id, release_date, rarity in Printing.objects.filter(
+        card__game=game
+    ).values_list("card_id", "set_id", "release_date", "rarity"):
         card_set = sets[set_id]
         printings.setdefault(card_id, []).append(
-            PrintingInfo(card_set.code, card_set.name, card_set.is_beta)
+            PrintingInfo(card_set.code, card_set.name, card_set.is_beta, release_date, rarity)
         )
     by_id = {}
     for row in Card.objects.filter(game=game).values(
@@ -123,6 +123,24 @@ def load_pool(game: Game) -> LoadedPool:
         by_id=by_id,
         set_codes={set_id: s.code for set_id, s in sets.items()},
     )
+
+
+def released_from(loaded: LoadedPool) -> dict[tuple[str, str], dt.date]:
+    """(card key, set code) -> the first day the card's printings in that set exist, for
+    the sets where every one of them carries its own release date (a promotional card):
+    the physical deck check refuses such a printing counted before that day (rule
+    1−2−1), as the deck check does."""
+    found: dict[tuple[str, str], dt.date] = {}
+    for card in loaded.by_id.values():
+        if not card.dated:
+            continue
+        days: dict[str, list[dt.date | None]] = {}
+        for printing in card.printings:
+            days.setdefault(printing.set_code, []).append(printing.release_date)
+        for code, dates in days.items():
+            if all(day is not None for day in dates):
+                found[(card.key, code)] = min(dates)
+    return found
 
 
 def check_text(text: str, fmt: Format, as_of: dt.date, loaded: LoadedPool | None = None) -> Report:

@@ -63,6 +63,11 @@ class SearchResponseSerializer(serializers.Serializer):
     previous = serializers.CharField(allow_null=True)
     counts = serializers.DictField(child=serializers.IntegerField(), help_text="Per kind.")
     results = SearchHitSerializer(many=True)
+    suggestions = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="When nothing matches: close queries that find something, best first "
+        '("did you mean"). Empty otherwise.',
+    )
 
 
 class RulesSearchViewSet(viewsets.ViewSet):
@@ -79,7 +84,9 @@ class RulesSearchViewSet(viewsets.ViewSet):
             "cards containing every word of the query, best first: the section with that "
             "number or a card with that exact name, exact titles, titles starting with "
             "the query, titles containing it, subsections of the number, then text "
-            "matches. Pages of 20."
+            "matches. Width, case and hiragana/katakana are ignored, and words judges use "
+            "also find the rulebook's words (制限時間 finds 時間制限, sideboard finds "
+            "サイドボード). Pages of 20."
         ),
         parameters=[SearchQuerySerializer],
         responses=SearchResponseSerializer,
@@ -105,6 +112,7 @@ class RulesSearchViewSet(viewsets.ViewSet):
             "results": SearchHitSerializer(
                 results.hits, many=True, context={"request": request}
             ).data,
+            "suggestions": results.suggestions,
         }
         return Response(data)
 

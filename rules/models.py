@@ -104,7 +104,7 @@ class Section(models.Model):
     )
     review_flags = models.JSONField(_("what looked odd"), default=list, blank=True, editable=False)
     review_note = models.TextField(_("review note"), blank=True)
-    # Folded (rules.text.fold) copies for search, written by the services.
+    # Search keys (rules.text.search_key) for search, written by the services.
     search_title = models.CharField(max_length=300, blank=True, editable=False)
     search_text = models.TextField(blank=True, editable=False)
 

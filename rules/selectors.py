@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import reduce
-from operator import and_
+from operator import and_, or_
 
 from django.db import connection
 from django.db.models import (
@@ -23,7 +23,16 @@ from django.urls import reverse
 from cardpool.models import Card, Printing
 
 from .models import MAIN_SERIES, Erratum, RulesDocument, Ruling, RulingStatus, Section
-from .search import Query, Tier, excerpt, highlight, parse_query
+from .search import (
+    Query,
+    Tier,
+    excerpt,
+    highlight,
+    index_terms,
+    name_variants,
+    parse_query,
+    suggest,
+)
 from .text import number_key
 
 # --- documents and sections ---------------------------------------------------------------
@@ -199,8 +208,26 @@ KIND_SECTION = "section"
 _KIND_ORDER = {KIND_CARD: 0, KIND_RULING: 1, KIND_SECTION: 2}
 
 
-def _all_terms(field_name: str, query: Query) -> Q:
-    return reduce(and_, (Q(**{f"{field_name}__contains": term}) for term in query.terms))
+def _all_groups(field_name: str, query: Query) -> Q:
+    """Every group of the query, one of its alternatives each (on search keys)."""
+    return reduce(
+        and_,
+        (
+            reduce(or_, (Q(**{f"{field_name}__contains": alt}) for alt in group))
+            for group in query.groups
+        ),
+    )
+
+
+def _any_of(lookup: str, values: tuple[str, ...]) -> Q:
+    return reduce(or_, (Q(**{lookup: value}) for value in values))
+
+
+def _all_name_terms(field_name: str, query: Query) -> Q:
+    """Every term in a card's name key, in the kana typed or the other one."""
+    return reduce(
+        and_, (_any_of(f"{field_name}__contains", name_variants(term)) for term in query.terms)
+    )
 
 
 def search_sections(queryset: QuerySet[Section], query: Query) -> QuerySet[Section]:
@@ -211,13 +238,13 @@ def search_sections(queryset: QuerySet[Section], query: Query) -> QuerySet[Secti
     if query.number:
         whens.append(When(number_key=query.number, then=Value(Tier.EXACT_NUMBER)))
     whens += [
-        When(search_title=query.phrase, then=Value(Tier.EXACT_TITLE)),
-        When(search_title__startswith=query.phrase, then=Value(Tier.TITLE_PREFIX)),
-        When(_all_terms("search_title", query), then=Value(Tier.IN_TITLE)),
+        When(search_title__in=query.phrases, then=Value(Tier.EXACT_TITLE)),
+        When(_any_of("search_title__startswith", query.phrases), then=Value(Tier.TITLE_PREFIX)),
+        When(_all_groups("search_title", query), then=Value(Tier.IN_TITLE)),
     ]
     if query.number:
         whens.append(When(number_key__startswith=f"{query.number}-", then=Value(Tier.SUBSECTION)))
-    return queryset.filter(_all_terms("search_text", query)).annotate(
+    return queryset.filter(_all_groups("search_text", query)).annotate(
         search_tier=Case(*whens, default=Value(Tier.IN_TEXT), output_field=IntegerField())
     )
 
@@ -225,20 +252,23 @@ def search_sections(queryset: QuerySet[Section], query: Query) -> QuerySet[Secti
 def search_rulings(queryset: QuerySet[Ruling], query: Query) -> QuerySet[Ruling]:
     if not query:
         return queryset.none()
-    return queryset.filter(_all_terms("search_text", query)).annotate(
+    return queryset.filter(_all_groups("search_text", query)).annotate(
         search_tier=Value(Tier.IN_TEXT, output_field=IntegerField())
     )
 
 
 def search_cards(queryset: QuerySet[Card], query: Query) -> QuerySet[Card]:
     """Cards whose name contains every term (cardpool's search key: the same folding
-    without the dash rule, which names do not need)."""
-    if not query:
+    without the dash rule, which names do not need, and without kana folding, so each
+    term is tried as typed, in hiragana and in katakana). No word list: names are
+    names."""
+    if not query.terms:
         return queryset.none()
-    return queryset.filter(_all_terms("search_key", query)).annotate(
+    phrases = name_variants(query.phrase)
+    return queryset.filter(_all_name_terms("search_key", query)).annotate(
         search_tier=Case(
-            When(search_key=query.phrase, then=Value(Tier.EXACT_NUMBER)),
-            When(search_key__startswith=query.phrase, then=Value(Tier.TITLE_PREFIX)),
+            When(search_key__in=phrases, then=Value(Tier.EXACT_NUMBER)),
+            When(_any_of("search_key__startswith", phrases), then=Value(Tier.TITLE_PREFIX)),
             default=Value(Tier.IN_TITLE),
             output_field=IntegerField(),
         )
@@ -252,7 +282,7 @@ def _similarity_order(queryset: QuerySet, field_name: str, query: Query):
     from django.contrib.postgres.search import TrigramSimilarity
 
     queryset = queryset.annotate(
-        search_similarity=TrigramSimilarity(field_name, Value(query.phrase))
+        search_similarity=TrigramSimilarity(field_name, Value(query.phrases[0]))
     )
     return queryset, [F("search_similarity").desc()]
 
@@ -277,6 +307,8 @@ class SearchResults:
     hits: list[SearchHit]
     total: int
     counts: dict[str, int]
+    # When nothing matches: queries that find something, closest first ("did you mean").
+    suggestions: list[str] = field(default_factory=list)
 
 
 def search_rules(
@@ -330,6 +362,9 @@ def search_rules(
             for position, (pk, tier) in enumerate(rows)
         )
     ranked.sort()
+    if not ranked:
+        suggestions = search_suggestions(raw_query, game=game)
+        return SearchResults(query, [], 0, dict.fromkeys(_KIND_ORDER, 0), suggestions)
     counts = dict.fromkeys(_KIND_ORDER, 0)
     for *_rank, kind, _pk in ranked:
         counts[kind] += 1
@@ -341,6 +376,62 @@ def search_rules(
     objects = _load_hits(wanted)
     hits = [_hit(kind, tier, objects[kind][pk], query) for tier, _k, _p, kind, pk in window]
     return SearchResults(query=query, hits=hits, total=len(ranked), counts=counts)
+
+
+# Suggestions checked against the database at most (each check is three small queries).
+_SUGGESTIONS = 3
+# Longer queries get no suggestion: one word is checked per word, and a typo is found
+# in a word, not in a paragraph (this bounds the work a pasted text can cause).
+_SUGGEST_WORDS = 4
+_SUGGEST_CHARACTERS = 40
+
+
+def search_suggestions(raw_query: str, *, game: str | None = None) -> list[str]:
+    """Queries close to ``raw_query`` that find something, for a search that found
+    nothing: the terms of the index (section titles of the current documents, their
+    pieces, the word list) nearest to the query, or, for a query of several words, the
+    query with each word that finds nothing replaced by its nearest term."""
+    words = raw_query.split()
+    if len(words) > _SUGGEST_WORDS or len("".join(words)) > _SUGGEST_CHARACTERS:
+        return []
+    titles = Section.objects.filter(document__is_current=True)
+    if game:
+        titles = titles.filter(document__game__slug=game)
+    candidates = index_terms(titles.values_list("title", flat=True))
+    if len(words) > 1:
+        corrected = []
+        for word in words:
+            if _finds_anything(word, game):
+                corrected.append(word)
+            else:
+                nearest = suggest(word, candidates, limit=1)
+                corrected.append(nearest[0] if nearest else word)
+        if corrected != words and _finds_anything(" ".join(corrected), game):
+            return [" ".join(corrected)]
+        return []
+    found = []
+    for suggestion in suggest(raw_query, candidates, limit=_SUGGESTIONS):
+        if _finds_anything(suggestion, game):
+            found.append(suggestion)
+    return found
+
+
+def _finds_anything(raw_query: str, game: str | None) -> bool:
+    query = parse_query(raw_query)
+    if not query:
+        return False
+    sections = Section.objects.filter(document__is_current=True)
+    rulings = Ruling.objects.exclude(status=RulingStatus.SUPERSEDED)
+    cards = Card.objects.all()
+    if game:
+        sections = sections.filter(document__game__slug=game)
+        rulings = rulings.filter(game__slug=game)
+        cards = cards.filter(game__slug=game)
+    return (
+        search_sections(sections, query).exists()
+        or search_rulings(rulings, query).exists()
+        or search_cards(cards, query).exists()
+    )
 
 
 def _load_hits(wanted: dict[str, list[int]]) -> dict[str, dict[int, object]]:
@@ -357,7 +448,7 @@ def _load_hits(wanted: dict[str, list[int]]) -> dict[str, dict[int, object]]:
 
 
 def _hit(kind: str, tier: int, obj, query: Query) -> SearchHit:
-    terms = query.terms
+    marks = query.marks
     if kind == KIND_SECTION:
         return SearchHit(
             kind=kind,
@@ -366,8 +457,8 @@ def _hit(kind: str, tier: int, obj, query: Query) -> SearchHit:
             game=obj.document.game.slug,
             number=obj.number,
             title=obj.title,
-            title_html=highlight(obj.title, terms),
-            excerpt_html=excerpt(obj.body, terms),
+            title_html=highlight(obj.title, marks),
+            excerpt_html=excerpt(obj.body, marks),
             url=section_path(obj, obj.document),
         )
     if kind == KIND_RULING:
@@ -377,8 +468,8 @@ def _hit(kind: str, tier: int, obj, query: Query) -> SearchHit:
             object=obj,
             game=obj.game.slug,
             title=str(obj),
-            title_html=excerpt(obj.question, terms, width=80),
-            excerpt_html=excerpt(obj.answer, terms),
+            title_html=excerpt(obj.question, marks, width=80),
+            excerpt_html=excerpt(obj.answer, marks),
             url=reverse("rules:ruling", args=[obj.pk]),
             status=obj.status,
         )
@@ -388,7 +479,7 @@ def _hit(kind: str, tier: int, obj, query: Query) -> SearchHit:
         object=obj,
         game=obj.game.slug,
         title=obj.name,
-        title_html=highlight(obj.name, terms),
-        excerpt_html=excerpt(current_card_text(obj), terms),
+        title_html=highlight(obj.name, query.terms),
+        excerpt_html=excerpt(current_card_text(obj), marks),
         url=reverse("rules:card", args=[obj.pk]),
     )

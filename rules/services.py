@@ -30,7 +30,7 @@ from .models import (
     Section,
 )
 from .parsing import ParsedDocument, ParseError, parse_document
-from .text import fold
+from .text import search_key
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -185,7 +185,7 @@ def _create_sections(document: RulesDocument, parsed: ParsedDocument) -> list[Se
             review_flags=[
                 {"code": flag.code, "params": flag.params} for flag in parsed_section.flags
             ],
-            search_title=fold(parsed_section.title),
+            search_title=search_key(parsed_section.title),
             search_text=section_search_text(
                 parsed_section.number, parsed_section.title, parsed_section.body
             ),
@@ -217,7 +217,7 @@ def _snapshots(document: RulesDocument) -> list[Snapshot]:
 
 
 def section_search_text(number: str, title: str, body: str) -> str:
-    return fold(f"{number} {title}\n{body}")
+    return search_key(f"{number} {title}\n{body}")
 
 
 # --- rulings ------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def ruling_search_text(ruling: Ruling) -> str:
     """Question, answer, source, the names of its cards and the sections it cites."""
     cards = " ".join(card.name for card in ruling.cards.all())
     sections = " ".join(f"{section.number} {section.title}" for section in ruling.sections.all())
-    return fold(f"{ruling.question}\n{ruling.answer}\n{cards}\n{sections}\n{ruling.source}")
+    return search_key(f"{ruling.question}\n{ruling.answer}\n{cards}\n{sections}\n{ruling.source}")
 
 
 def _ruling_snapshot(ruling: Ruling) -> dict:

@@ -5,8 +5,11 @@ Unicode NFKC (full-width and half-width forms become one: ``ＡＢＣ`` → ``ab
 ``ガ``, ``４－３－８`` → ``4-3-8``), case folding, every dash between two digits written as
 ``-`` (the rulebook prints ``4−3−8`` with U+2212, other documents use ``4-3-8`` or even
 ``4ー3ー8``) and all whitespace removed (the rulebook writes both 〔山名春恵〕 and 『山名 春恵』;
-Japanese has no spaces between words anyway). Kana are not folded into each other: 〔鳴瀬真奈美〕
-and 〔ナルセマナミ〕 are different names (rule 4−2−6).
+Japanese has no spaces between words anyway). :func:`fold` keeps hiragana and katakana apart:
+〔鳴瀬真奈美〕 and 〔ナルセマナミ〕 are different names (rule 4−2−6). The search keys go one step
+further (:func:`search_key`): katakana become hiragana, so a judge who types さいどぼーど
+finds サイドボード. Finding both spellings is what a search should do; names stay apart
+wherever identity counts (cardpool's name keys).
 """
 
 from __future__ import annotations
@@ -29,6 +32,26 @@ def fold(text: str) -> str:
     """The search key of a text (see the module docstring)."""
     folded = "".join(unicodedata.normalize("NFKC", text).casefold().split())
     return _DIGIT_DASH.sub("-", folded)
+
+
+# Katakana → hiragana, one character for one (so highlight positions stay valid): ァ…ヶ
+# become ぁ…ゖ, ヽヾ become ゝゞ. The long vowel mark ー and the middle dot ・ are shared.
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)} | {
+    0x30FD: 0x309D,
+    0x30FE: 0x309E,
+}
+
+
+def fold_kana(text: str) -> str:
+    """``text`` with katakana written as hiragana (applied after :func:`fold`, which has
+    turned half-width katakana into full-width ones)."""
+    return text.translate(_KATAKANA_TO_HIRAGANA)
+
+
+def search_key(text: str) -> str:
+    """The stored and compared form of rules search texts: :func:`fold`, then
+    :func:`fold_kana`."""
+    return fold_kana(fold(text))
 
 
 def fold_with_spans(text: str) -> tuple[str, list[tuple[int, int]]]:

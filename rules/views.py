@@ -161,6 +161,7 @@ def search(request):
     context = {
         "form": form,
         "results": results,
+        "suggestions": _suggestion_links(query, results.suggestions if results else []),
         "page": page,
         "has_next": results is not None and page * SEARCH_PAGE_SIZE < results.total,
         "query": query.urlencode(),
@@ -168,6 +169,16 @@ def search(request):
     if request.headers.get("HX-Request") == "true":
         return render(request, "rules/_search_results.html", context)
     return render(request, "rules/search.html", context)
+
+
+def _suggestion_links(query, suggestions: list[str]) -> list[tuple[str, str]]:
+    """Each suggested query with the search page's address for it (same game filter)."""
+    links = []
+    for suggestion in suggestions:
+        params = query.copy()
+        params["q"] = suggestion
+        links.append((suggestion, f"{reverse('rules:search')}?{params.urlencode()}"))
+    return links
 
 
 @require_safe

@@ -9,6 +9,7 @@ from django.db.models import Case, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from decks.forms import DecklistField
 from decks.models import Deck
 
 from .api.limits import NOTE_CHARS, REASON_CHARS
@@ -38,7 +39,7 @@ class RegisterForm(forms.Form):
         required=False,
         empty_label=_("— paste a list instead —"),
     )
-    decklist = forms.CharField(
+    decklist = DecklistField(
         label=_("Decklist"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 14, "cols": 40}),
@@ -223,7 +224,7 @@ class DisputeForm(VersionForm):
 class DecklistForm(forms.Form):
     """A player's own decklist change."""
 
-    decklist = forms.CharField(
+    decklist = DecklistField(
         label=_("Decklist"),
         widget=forms.Textarea(attrs={"rows": 14, "cols": 40}),
         help_text=_("One card per line, e.g. “4 森原 さとみ”. It is checked at once."),
@@ -382,7 +383,7 @@ class PenaltyForm(forms.Form):
 
 class LateEntryForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
-    decklist = forms.CharField(
+    decklist = DecklistField(
         label=_("Decklist"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 14, "cols": 40}),

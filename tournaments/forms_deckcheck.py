@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from decks.engine.parser import MAX_COUNT
+from decks.forms import DecklistField
 
 from .api.limits import NOTE_CHARS
 from .services.deck_checks import CountedCard, RegisteredCard
@@ -52,7 +53,7 @@ class _RoundMixin(forms.Form):
 
 
 class DeckCheckPasteForm(_RoundMixin):
-    counted_text = forms.CharField(
+    counted_text = DecklistField(
         label=_("The cards on the table"),
         widget=forms.Textarea(attrs={"rows": 14, "cols": 40, "spellcheck": "false"}),
         help_text=_(
@@ -67,7 +68,7 @@ class DeckCheckCountForm(_RoundMixin):
     """One pair of numbers (deck, sideboard) per card of the registered list, starting
     from the registered counts, and a box for cards found that are not on the list."""
 
-    extra_text = forms.CharField(
+    extra_text = DecklistField(
         label=_("Cards found that are not on the list"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 40, "spellcheck": "false"}),

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from cardpool.names import name_key
 
 from .messages import NOTICES, QUANTITY_FORMS, render
-from .model import MAIN, CardInfo, CardPool, FormatRules
+from .model import MAIN, CardInfo, CardPool, FormatRules, PrintingInfo
 from .parser import ParsedDecklist, heading_counts, parse_decklist
 
 
@@ -149,7 +149,11 @@ def resolve(
     (the first name past them says so); the first ``NAMED_UNKNOWN_LINES`` unknown lines are
     reported one by one, any further ones together in one UNKNOWN_CARD violation (and the
     same for unreadable lines and PARSE_ERROR)."""
-    from .messages import UNKNOWN_LIMITS  # here: the module's import block is edited by many
+    from .messages import (  # here: the module's import block is edited by many
+        MESSAGES,
+        PARSE_ERROR_AGAIN,
+        UNKNOWN_LIMITS,
+    )
 
     entries: list[Entry] = []
     problems: list[Violation] = []
@@ -159,8 +163,10 @@ def resolve(
     more_lines: list[int] = []
     more_names: dict[str, str] = {}  # name key -> name, the first SUGGESTED_NAMES of them
     for problem in parsed.problems[:NAMED_UNKNOWN_LINES]:
-        message_en = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_en})[0]
-        message_ja = render("PARSE_ERROR", {"line": problem.line, "reason": problem.reason_ja})[1]
+        values = {"line": problem.line, "text": problem.text}
+        table = PARSE_ERROR_AGAIN if problems else MESSAGES  # the forms only once
+        message_en = render("PARSE_ERROR", {**values, "reason": problem.reason_en}, table)[0]
+        message_ja = render("PARSE_ERROR", {**values, "reason": problem.reason_ja}, table)[1]
         problems.append(
             Violation(
                 "PARSE_ERROR",
@@ -327,6 +333,7 @@ def check_entries(
     violations += _copies(rules, entries)
     legality, notices = _printings(rules, entries, as_of)
     violations += legality
+    notices = _rarity_checks(rules, entries) + notices
 
     by_type: Counter[str] = Counter()
     by_element: Counter[str] = Counter()
@@ -446,7 +453,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
     # Deck and sideboard count together (rule 1−2−3).
     counts: dict[object, int] = {}
     for entry in entries:
-        if entry.card.unlimited and exempt(entry.card):
+        if exempt(entry.card, entry.set_code) or rules.rarity_unknown(entry.card, entry.set_code):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         counts[key] = counts.get(key, 0) + entry.count
@@ -455,7 +462,7 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
         return []
     totals: dict[object, list[Entry]] = defaultdict(list)
     for entry in entries:
-        if entry.card.unlimited and exempt(entry.card):
+        if exempt(entry.card, entry.set_code) or rules.rarity_unknown(entry.card, entry.set_code):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         if key in over:
@@ -488,6 +495,15 @@ def _printings(
     def set_legal(code: str) -> bool:
         return legal_sets is None or code in legal_sets
 
+    def available(printing: PrintingInfo) -> bool:
+        # A printing exists from its own release date, where known, as a set from its date
+        # (rule 1−2−1: a card may be played in a printing that exists on the day).
+        released = printing.release_date is None or printing.release_date <= as_of
+        return released and set_legal(printing.set_code)
+
+    def set_available(card: CardInfo, code: str) -> bool:
+        return any(p.set_code == code and available(p) for p in card.printings)
+
     def banned(card: CardInfo, code: str | None) -> bool:
         return any(ban.covers(code) for ban in bans.get(card.key, ()))
 
@@ -502,8 +518,8 @@ def _printings(
         if entry.unresolved:
             continue
         card_bans = bans.get(card.key)
-        if card_bans is None and card.printings:
-            # The common case, kept fast: no ban on this card.
+        if card_bans is None and card.printings and not card.dated:
+            # The common case, kept fast: no ban on this card, no dated printing.
             if entry.set_code is None:
                 if legal_sets is None or not legal_sets.isdisjoint(card.set_codes):
                     continue
@@ -514,22 +530,23 @@ def _printings(
         elif entry.set_code is not None:
             if banned(card, entry.set_code):
                 problems[("BANNED", card.key, entry.set_code)].append(entry)
-            elif not set_legal(entry.set_code):
-                other = any(
-                    set_legal(p.set_code) and not banned(card, p.set_code) for p in card.printings
-                )
+            elif not set_available(card, entry.set_code):
+                other = any(available(p) and not banned(card, p.set_code) for p in card.printings)
                 code = "PRINTING_NOT_LEGAL" if other else "SET_NOT_LEGAL"
                 problems[(code, card.key, entry.set_code)].append(entry)
         elif not card.printings:
             if legal_sets is not None:
                 unknown[card.key].append(entry)
-        elif not any(
-            set_legal(p.set_code) and not banned(card, p.set_code) for p in card.printings
-        ):
-            legal_set_printings = [p for p in card.printings if set_legal(p.set_code)]
-            if legal_set_printings:
+        elif not any(available(p) and not banned(card, p.set_code) for p in card.printings):
+            usable = [p for p in card.printings if available(p)]
+            if usable and all(p.is_beta for p in usable):
+                # Only the card's βedition printings are banned, not its name, and the pool
+                # records no other printing that day: the player's cards may be one the pool
+                # lacks, so the name is legal and the judge looks at the cards (1−2−2).
+                beta_check[card.key].append(entry)
+            elif usable:
                 # Every printing from a legal set is banned: name the banned printing(s).
-                codes = tuple(p.set_code for p in legal_set_printings)
+                codes = tuple(dict.fromkeys(p.set_code for p in usable))
                 problems[("BANNED", card.key, codes[0] if len(codes) == 1 else None)].append(entry)
             else:
                 problems[("SET_NOT_LEGAL", card.key, None)].append(entry)
@@ -579,20 +596,25 @@ def _legal_later(
     rules: FormatRules, card: CardInfo, set_code: str | None, as_of: dt.date
 ) -> tuple[dt.date, str] | None:
     """The first day after ``as_of`` on which a printing the line could mean becomes legal
-    (a listed set not yet released, or dated later by the format), with the set's name."""
-    if rules.legal_sets is None or not rules.legal_from:
-        return None
-    codes = [set_code] if set_code else [p.set_code for p in card.printings]
-    later = sorted(
-        (rules.legal_from[code], code)
-        for code in codes
-        if code in rules.legal_sets and code in rules.legal_from and rules.legal_from[code] > as_of
-    )
+    (a listed set not yet released or dated later by the format, or a printing released
+    later on its own date), with the set's name."""
+    later = []
+    for printing in card.printings:
+        if set_code is not None and printing.set_code != set_code:
+            continue
+        if rules.legal_sets is not None and printing.set_code not in rules.legal_sets:
+            continue
+        days = [
+            day
+            for day in (rules.legal_from.get(printing.set_code), printing.release_date)
+            if day is not None
+        ]
+        if days and max(days) > as_of:
+            later.append((max(days), printing.set_code, printing))
     if not later:
         return None
-    day, code = later[0]
-    printing = card.printing(code)
-    return day, (printing.set_name or code) if printing else code
+    day, code, printing = min(later, key=lambda found: found[:2])
+    return day, printing.set_name or code
 
 
 def _beta_notice(groups: list[list[Entry]]) -> Notice:
@@ -621,3 +643,25 @@ def _beta_notice(groups: list[list[Entry]]) -> Notice:
         tuple(group[0].card.name for group in groups),
         _lines(entry for group in groups for entry in group),
     )
+
+
+def _rarity_checks(rules: FormatRules, entries: list[Entry]) -> list[Notice]:
+    """A notice naming each card over the copy limit that is exempt only if it is a common
+    (rule 1−2−3) while the pool records no rarity for it: legal, for a judge to check the
+    rarity printed on the cards, as the incomplete pool cannot say."""
+    if rules.copy_limit is None or rules.exempt_card_type is None:
+        return []
+    found: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries:
+        if rules.rarity_unknown(entry.card, entry.set_code):
+            found[entry.card.key].append(entry)
+    notices = []
+    for group in found.values():
+        count = sum(e.count for e in group)
+        if count <= rules.copy_limit:
+            continue
+        card = group[0].card
+        values = {"name": card.name, "count": count, "limit": rules.copy_limit}
+        message_en, message_ja = render("RARITY_CHECK", values, NOTICES)
+        notices.append(Notice("RARITY_CHECK", message_en, message_ja, (card.name,), _lines(group)))
+    return notices

@@ -232,12 +232,19 @@ def _take(left: Counter, right: Counter, left_keys, right_keys) -> None:
                 right[rkey] -= matched
 
 
-def _refused_printings(rules: FormatRules, as_of: dt.date):
+def _refused_printings(
+    rules: FormatRules,
+    as_of: dt.date,
+    released_from: Mapping[tuple[str, str], dt.date] | None = None,
+):
     """``refused(card key, set code)``: COUNTED_BANNED or COUNTED_NOT_LEGAL for a printing
-    the format refuses on ``as_of`` (rule 1−2−1), else None. A count without a printing
-    (any printing) is never refused here."""
+    the format refuses on ``as_of`` (rule 1−2−1), else None: banned, from a set not legal
+    that day, or released later than that day (``released_from``: (card key, set code) ->
+    the day the card's printings in that set first exist, where they carry their own
+    dates). A count without a printing (any printing) is never refused here."""
     bans = rules.bans_in_force(as_of)
     legal = rules.legal_sets_on(as_of)
+    released_from = released_from or {}
 
     def refused(key: str, printing: str | None) -> str | None:
         if printing is None:
@@ -245,6 +252,9 @@ def _refused_printings(rules: FormatRules, as_of: dt.date):
         if any(ban.covers(printing) for ban in bans.get(key, ())):
             return COUNTED_BANNED
         if legal is not None and printing not in legal:
+            return COUNTED_NOT_LEGAL
+        day = released_from.get((key, printing))
+        if day is not None and day > as_of:
             return COUNTED_NOT_LEGAL
         return None
 
@@ -264,6 +274,7 @@ def compare_physical(
     rules: FormatRules | None = None,
     printing_labels: Mapping[str, str] | None = None,
     as_of: dt.date | None = None,
+    released_from: Mapping[tuple[str, str], dt.date] | None = None,
 ) -> DeckCheckResult:
     """Compare the cards a judge counted with the registered list (rule 1−2−4).
 
@@ -271,8 +282,9 @@ def compare_physical(
     identity. ``rules`` gives the rule section each discrepancy cites (the format's
     section for sideboard swaps); ``printing_labels`` maps set codes to the names shown.
     With ``rules`` and ``as_of`` (the event's day), a counted printing that the format
-    refuses on that day (banned, or from a set not legal then; rule 1−2−1) is a
-    discrepancy of its own, even where the registered line names no printing.
+    refuses on that day (banned, from a set not legal then, or released later: see
+    ``released_from`` in :func:`_refused_printings`; rule 1−2−1) is a discrepancy of its
+    own, even where the registered line names no printing.
     Raises ValueError for a negative count."""
     names: dict[str, str] = {}
     registered = _Side(registered_main, registered_side, names)
@@ -294,7 +306,9 @@ def compare_physical(
     if counted.side_count != registered.side_count:
         values = {"counted": counted.side_count, "registered": registered.side_count}
         found.append(make(SIDEBOARD_SIZE_CHANGED, values, details=values))
-    refused = _refused_printings(rules, as_of) if rules is not None and as_of else None
+    refused = (
+        _refused_printings(rules, as_of, released_from) if rules is not None and as_of else None
+    )
 
     for key in sorted(set(registered.printings) | set(counted.printings)):
         name = names[key]

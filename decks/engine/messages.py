@@ -9,7 +9,17 @@ from __future__ import annotations
 import string
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "PARSE_ERROR": ("Line {line} cannot be read: {reason}.", "{line}行目を読めません: {reason}。"),
+    # The line is quoted and the accepted forms shown, so the player can fix it (issue #24);
+    # the forms only in a report's first PARSE_ERROR (PARSE_ERROR_AGAIN after it), so a list
+    # of many unreadable lines does not repeat them a hundred times.
+    "PARSE_ERROR": (
+        "Line {line} (“{text}”) cannot be read: {reason}. Write a card as “4 Name”, "
+        "“4x Name”, “Name ×4” or “Name 4枚”, and a heading as “サイドボード” or "
+        "“Sideboard (15)”.",
+        "{line}行目（「{text}」）を読めません: {reason}。カードは「4 カード名」「4x カード名」"
+        "「カード名 ×4」「カード名 4枚」、見出しは「サイドボード」「Sideboard (15)」のように"
+        "書いてください。",
+    ),
     "UNKNOWN_CARD": (
         "Unknown card “{name}” on line {line}.{suggestions_en}{quantity_en}",
         "{line}行目の「{name}」というカードは見つかりません。{suggestions_ja}{quantity_ja}",
@@ -93,8 +103,19 @@ NOTICES: dict[str, tuple[str, str]] = {
         "〔{name}〕の収録セットが登録されていないため、セットの確認ができません。",
     ),
     "BETA_PRINTING_CHECK": (
-        "Check that these cards are not βedition printings, which are banned: {cards_en}.",
-        "次のカードがβ版でないことを確認してください（β版は禁止カードです）: {cards_ja}。",
+        "Check that these cards are not βedition printings, which are banned: {cards_en}. "
+        "A βedition card has “βedition” in white letters under the title logo on its back "
+        "(1−2−2).",
+        "次のカードがβ版でないことを確認してください（β版は禁止カードです）: {cards_ja}。"
+        "β版のカードは、うら面のタイトルロゴの下に白い文字で「βedition」と表記されています"
+        "（1−2−2）。",
+    ),
+    "RARITY_CHECK": (
+        "{count:# copy|# copies} of {name}: only common navigators may exceed {limit} "
+        "(1−2−3), and no rarity is recorded for this card. Check that the cards are commons.",
+        "〔{name}〕が{count}枚あります。{limit}枚を超えて入れられるのはコモンのナビゲーターカード"
+        "だけです（1−2−3）。このカードのレアリティが登録されていないため、コモンであることを"
+        "確認してください。",
     ),
 }
 
@@ -117,6 +138,14 @@ UNKNOWN_LIMITS: dict[str, tuple[str, str]] = {
         "{count:# more line|# more lines} cannot be read, from line {first} on (only the "
         "first {limit} are listed one by one).",
         "{first}行目以降のさらに{count}行を読めません（1行ずつ示すのは最初の{limit}行までです）。",
+    ),
+}
+
+# PARSE_ERROR after the report's first one: the line and the reason, without the forms.
+PARSE_ERROR_AGAIN = {
+    "PARSE_ERROR": (
+        "Line {line} (“{text}”) cannot be read: {reason}.",
+        "{line}行目（「{text}」）を読めません: {reason}。",
     ),
 }
 

@@ -9,7 +9,7 @@ from functools import cached_property
 
 from rapidfuzz import fuzz, process
 
-from cardpool.names import name_key, search_key
+from cardpool.names import is_common, name_key, search_key
 
 MAIN = "main"
 SIDE = "side"
@@ -49,10 +49,13 @@ class FormatRules:
     min_deck_size: int | None = None
     max_deck_size: int | None = None
     copy_limit: int | None = None
-    # Cards marked "any number of copies" (common navigators) are exempt from copy_limit.
+    # Whether the format honours a card's "any number of copies" mark (the other games'
+    # per-format rule). With exempt_card_type the mark counts only for a card whose rarity
+    # the pool does not record: it cannot make a card of another rarity exempt.
     exempt_unlimited: bool = True
-    # When set, the mark exempts only cards of this type (rule 1−2−3 exempts common
-    # navigators only: "NAVIGATOR"), so a card marked by mistake still counts.
+    # When set, the exemption is derived: a card of this type printed as a common may be
+    # played in any number, whatever its mark says (rule 1−2−3 exempts common navigators
+    # only: "NAVIGATOR"); a card of another type never is.
     exempt_card_type: str | None = None
     # A sideboard holds 0 cards, or between sideboard_min and sideboard_max; max 0 = none.
     sideboard_min: int = 1
@@ -106,12 +109,30 @@ class FormatRules:
             )
         return found
 
-    def exempt(self, card: CardInfo) -> bool:
-        """Whether ``card`` may be played in any number (rule 1−2−3)."""
+    def exempt(self, card: CardInfo, set_code: str | None = None) -> bool:
+        """Whether ``card`` may be played in any number (rule 1−2−3). With
+        ``exempt_card_type``: a card of that type printed as a common (in the printing
+        ``set_code`` when the line names one whose rarity is recorded); where the pool
+        records no rarity for it, its mark decides (if ``exempt_unlimited``). Without: its
+        mark (if ``exempt_unlimited``)."""
+        if self.exempt_card_type is None:
+            return self.exempt_unlimited and card.unlimited
+        if card.card_type != self.exempt_card_type:
+            return False
+        common = card.common_in(set_code)
+        if common is None:
+            return self.exempt_unlimited and card.unlimited
+        return common
+
+    def rarity_unknown(self, card: CardInfo, set_code: str | None = None) -> bool:
+        """Whether ``card`` is of ``exempt_card_type`` with no rarity recorded and not
+        exempt by its mark: copies over the limit are for a judge to check (the printed
+        rarity decides, rule 1−2−3), not an error the incomplete pool makes."""
         return (
-            self.exempt_unlimited
-            and card.unlimited
-            and (self.exempt_card_type is None or card.card_type == self.exempt_card_type)
+            self.exempt_card_type is not None
+            and card.card_type == self.exempt_card_type
+            and card.common_in(set_code) is None
+            and not self.exempt(card, set_code)
         )
 
 
@@ -120,6 +141,10 @@ class PrintingInfo:
     set_code: str
     set_name: str = ""
     is_beta: bool = False
+    # The printing's own release date (a promotional card given out on a day), where
+    # known: before it the printing does not exist (rule 1−2−1), as a set before its date.
+    release_date: dt.date | None = None
+    rarity: str = ""
 
 
 @dataclass(frozen=True)
@@ -136,6 +161,31 @@ class CardInfo:
     @cached_property
     def set_codes(self) -> frozenset[str]:
         return frozenset(printing.set_code for printing in self.printings)
+
+    @cached_property
+    def dated(self) -> bool:
+        """Whether some printing carries its own release date."""
+        return any(printing.release_date is not None for printing in self.printings)
+
+    @cached_property
+    def common(self) -> bool | None:
+        """Whether the card is printed as a common (rule 1−2−3): True when a printing's
+        rarity is a common one, False when rarities are recorded and none is, None when
+        the pool records no rarity."""
+        rarities = [printing.rarity for printing in self.printings if printing.rarity]
+        if not rarities:
+            return None
+        return any(is_common(rarity) for rarity in rarities)
+
+    def common_in(self, set_code: str | None) -> bool | None:
+        """:attr:`common` for the copies of the printing ``set_code`` (a line that names
+        one): a promotional printing of a common card is not a common. Without a printing,
+        or when the named one has no rarity recorded, the card's."""
+        if set_code is not None:
+            rarities = [p.rarity for p in self.printings if p.set_code == set_code and p.rarity]
+            if rarities:
+                return any(is_common(rarity) for rarity in rarities)
+        return self.common
 
     def printing(self, set_code: str) -> PrintingInfo | None:
         for printing in self.printings:

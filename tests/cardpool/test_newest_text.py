@@ -53,10 +53,12 @@ def test_1_2_1_known_dates_decide_before_release_order():
     assert pick(("a", MAR, 5, 1), ("b", JUN, 2, 2)) == ("b", BY_DATE)
 
 
-def test_1_2_1_dated_promotional_card_is_newer_than_undated_sets():
+def test_1_2_1_dated_promotional_card_is_not_newer_than_undated_sets():
+    # Issue #24: a date alone does not make a promotional card newer than a set whose
+    # release day nothing records; the release order keeps the set newest.
     assert pick(("base", None, 2, 1), ("second", None, 5, 2), ("promo", JUN, None, 3)) == (
-        "promo",
-        BY_DATE,
+        "second",
+        BY_ORDER,
     )
 
 
@@ -93,7 +95,7 @@ def test_1_2_1_nothing_known_the_printing_recorded_last():
 
 
 def test_newest_is_the_first_of_newest_with_reason():
-    items = [("beta", None, 1, 3), ("promo", JUN, None, 1)]
+    items = [("beta", MAR, 1, 3), ("promo", JUN, None, 1)]
     found = newest(items, key=lambda i: release_key(i[1], i[2], i[3]))
     assert found[0] == "promo"
 

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from cardpool.models import Card
+from cardpool.models import Card, CardSet
 from cardpool.printings import ReleaseKey, newest, release_key
 from tests.factories import CardFactory, CardSetFactory, PrintingFactory
 
@@ -124,6 +124,8 @@ def test_current_text_unknown_order_printing_does_not_change_it(crossover_sets, 
 def test_current_text_dated_promo_without_order_is_newest(crossover_sets, game):
     # 1−2−1: the newest set or promotional card; a known date decides before order.
     card = CardFactory(name="スワティ")
+    # βedition dated earlier: an undated set would stay newest (issue #24).
+    CardSet.objects.filter(pk=crossover_sets["beta"].pk).update(release_date=JAN)
     PrintingFactory(card=card, set=crossover_sets["beta"], text="A")
     promo = CardSetFactory(
         game=game, code="promo", name="Promo", release_order=None, release_date=JUN

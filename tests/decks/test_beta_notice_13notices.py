@@ -19,10 +19,12 @@ pytestmark = pytest.mark.django_db
 BY_NAME = "4 森原 さとみ\n4 狡猾フィーリア\n42 スワティ\n"
 NOTICE_EN = (
     "Check that these cards are not βedition printings, which are banned: 狡猾フィーリア (line 2)."
+    " A βedition card has “βedition” in white letters under the title logo on its back (1−2−2)."
 )
 NOTICE_JA = (
     "次のカードがβ版でないことを確認してください（β版は禁止カードです）: "
     "〔狡猾フィーリア〕（2行目）。"
+    "β版のカードは、うら面のタイトルロゴの下に白い文字で「βedition」と表記されています（1−2−2）。"
 )
 NOTICE = {
     "code": "BETA_PRINTING_CHECK",

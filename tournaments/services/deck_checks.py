@@ -22,7 +22,7 @@ from decks.engine.check import Entry, resolve
 from decks.engine.deckcheck import DeckCheckResult, compare_physical, counts_from_entries
 from decks.engine.model import MAIN, SIDE
 from decks.engine.parser import MAX_COUNT, parse_decklist
-from decks.services import LoadedPool, format_rules, load_pool
+from decks.services import LoadedPool, format_rules, load_pool, released_from
 
 from .. import policy
 from ..models import (
@@ -236,6 +236,7 @@ def compare(
         rules=rules,
         printing_labels=_labels(loaded),
         as_of=registration.event.date,
+        released_from=released_from(loaded),
     )
     return result, _stored_counts(counted_entries), registration.deck_text
 

@@ -62,7 +62,9 @@ class Command(BaseCommand):
                 f"{file}: cannot read: {exc.strerror}", returncode=EXIT_UNREADABLE
             ) from exc
         try:
-            text = data.decode("utf-8-sig")
+            # Plain UTF-8: a byte-order mark is the parser's to remove, as for a list from
+            # the page or the API (one reader for every entry point, issue #24).
+            text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise CommandError(

@@ -159,7 +159,8 @@ def test_check_unlimited_navigator_is_exempt_from_the_copy_limit():
 
 
 def test_check_navigator_exemption_switched_off_by_the_format():
-    rules = crossover_rules(exempt_unlimited=False)
+    # Neither the derived exemption (type) nor the mark: every card counts.
+    rules = crossover_rules(exempt_unlimited=False, exempt_card_type=None)
     report = check(deck("40 スワティ", *filler_lines(10)), rules)
     violation = only(report, "TOO_MANY_COPIES")
     assert report.codes == ["TOO_MANY_COPIES"]
@@ -477,8 +478,17 @@ def test_check_parse_error_with_line_number():
     violation = report.violations[0]
     assert violation.lines == (3,)
     assert violation.rule == ""
-    assert violation.message_en == "Line 3 cannot be read: the number of copies must be 1 to 999."
-    assert violation.message_ja == "3行目を読めません: 枚数は1〜999にしてください。"
+    # The line quoted and the accepted forms shown (issue #24).
+    assert violation.message_en == (
+        "Line 3 (“1000 水姫”) cannot be read: the number of copies must be 1 to 999. Write a "
+        "card as “4 Name”, “4x Name”, “Name ×4” or “Name 4枚”, and a heading as “サイドボード” "
+        "or “Sideboard (15)”."
+    )
+    assert violation.message_ja == (
+        "3行目（「1000 水姫」）を読めません: 枚数は1〜999にしてください。カードは「4 カード名」"
+        "「4x カード名」「カード名 ×4」「カード名 4枚」、見出しは「サイドボード」"
+        "「Sideboard (15)」のように書いてください。"
+    )
 
 
 # --- everything at once ---------------------------------------------------------------------

@@ -26,6 +26,14 @@ THIRD_LEGAL_FROM = dt.date(2002, 4, 2)
 
 # --- βedition printings: legal by name, but a judge checks the cards (1−2−1, 1−2−2) ----
 
+# What rule 1−2−2 gives a judge to look at (issue #24).
+BETA_LOOK_EN = (
+    " A βedition card has “βedition” in white letters under the title logo on its back (1−2−2)."
+)
+BETA_LOOK_JA = (
+    "β版のカードは、うら面のタイトルロゴの下に白い文字で「βedition」と表記されています（1−2−2）。"
+)
+
 
 def test_1_2_1_name_whose_beta_printing_is_banned_is_legal_with_a_notice():
     report = check(deck("4 水姫", *filler_lines(46)), as_of=BAN_DAY)
@@ -37,9 +45,11 @@ def test_1_2_1_name_whose_beta_printing_is_banned_is_legal_with_a_notice():
     assert notice.lines == (1,)
     assert notice.message_en == (
         "Check that these cards are not βedition printings, which are banned: 水姫 (line 1)."
+        + BETA_LOOK_EN
     )
     assert notice.message_ja == (
         "次のカードがβ版でないことを確認してください（β版は禁止カードです）: 〔水姫〕（1行目）。"
+        + BETA_LOOK_JA
     )
 
 
@@ -53,11 +63,11 @@ def test_1_2_1_beta_notice_names_every_card_and_line_once():
     assert notice.lines == (1, 2, 15)
     assert notice.message_en == (
         "Check that these cards are not βedition printings, which are banned: "
-        "水姫 (lines 1, 15); 深見まどか (line 2)."
+        "水姫 (lines 1, 15); 深見まどか (line 2)." + BETA_LOOK_EN
     )
     assert notice.message_ja == (
         "次のカードがβ版でないことを確認してください（β版は禁止カードです）: "
-        "〔水姫〕（1, 15行目）、〔深見まどか〕（2行目）。"
+        "〔水姫〕（1, 15行目）、〔深見まどか〕（2行目）。" + BETA_LOOK_JA
     )
 
 
