@@ -30,8 +30,15 @@ class Entry(NamedTuple):
     set_code: str | None = None
     line: int | None = None
     # True when the line's card or printing could not be found (already reported): the
-    # copies still count towards deck size and copy limits, but no printing is checked.
+    # copies still count towards deck size (and, for a known card in an unknown printing,
+    # its copy limit), but no printing is checked.
     unresolved: bool = False
+
+    @property
+    def unknown_card(self) -> bool:
+        """The name is not a card of the pool: its type and rarity are unknown, so whether
+        the copy limit applies (1−2−3: common navigators are exempt) cannot be judged."""
+        return self.unresolved and self.card.key.startswith("?")
 
 
 @dataclass(frozen=True)
@@ -453,7 +460,11 @@ def _copies(rules: FormatRules, entries: list[Entry]) -> list[Violation]:
     # Deck and sideboard count together (rule 1−2−3).
     counts: dict[object, int] = {}
     for entry in entries:
-        if exempt(entry.card, entry.set_code) or rules.rarity_unknown(entry.card, entry.set_code):
+        if (
+            entry.unknown_card
+            or exempt(entry.card, entry.set_code)
+            or rules.rarity_unknown(entry.card, entry.set_code)
+        ):
             continue
         key = group_of.get(entry.card.key, entry.card.key) if group_of else entry.card.key
         counts[key] = counts.get(key, 0) + entry.count

@@ -225,12 +225,6 @@ def test_hiragana_is_not_the_katakana_name(client, pool, tmp_path):
 # 1−2−3 / 4−2−6: すわてぃ is no card (スワティ written in hiragana); the list is illegal for
 # the unknown card, but nothing says how many copies of it are allowed (an unknown card may
 # be a common navigator), so it must not also be reported over the copy limit.
-@pytest.mark.xfail(
-    strict=True,
-    reason="judge review #24: an unknown card is also counted against the 4-copy limit "
-    "(TOO_MANY_COPIES '46 copies of すわてぃ'), a 1−2−3 finding the checker cannot make "
-    "for a card whose type and rarity it does not know",
-)
 def test_unknown_card_in_quantity_is_only_unknown(client, pool, tmp_path):
     text = "4 ナルセマナミ\n46 すわてぃ\n"
     report = both(client, text, BAN_DAY, tmp_path)
