@@ -582,9 +582,9 @@ def _printings(
         details = {"set": set_code} if set_code else {}
         later = _legal_later(rules, card, set_code, as_of) if code != "BANNED" else None
         if later is not None:
-            day, label = later
-            values["not_yet_en"] = f" {label} is legal in this format from {day.isoformat()}."
-            values["not_yet_ja"] = f"{label}はこのフォーマットで{day.isoformat()}から使えます。"
+            day, label_en, label_ja = later
+            values["not_yet_en"] = f" {label_en} is legal in this format from {day.isoformat()}."
+            values["not_yet_ja"] = f"{label_ja}はこのフォーマットで{day.isoformat()}から使えます。"
             details["legal_from"] = day.isoformat()
         violations.append(
             make_violation(
@@ -605,10 +605,12 @@ def _printings(
 
 def _legal_later(
     rules: FormatRules, card: CardInfo, set_code: str | None, as_of: dt.date
-) -> tuple[dt.date, str] | None:
+) -> tuple[dt.date, str, str] | None:
     """The first day after ``as_of`` on which a printing the line could mean becomes legal
     (a listed set not yet released or dated later by the format, or a printing released
-    later on its own date), with the set's name."""
+    later on its own date), with what becomes legal in English and Japanese: the set, or,
+    when the printing's own release date decides, that printing of the card (the rest of
+    its set may be legal already)."""
     later = []
     for printing in card.printings:
         if set_code is not None and printing.set_code != set_code:
@@ -625,7 +627,11 @@ def _legal_later(
     if not later:
         return None
     day, code, printing = min(later, key=lambda found: found[:2])
-    return day, printing.set_name or code
+    set_name = printing.set_name or code
+    set_day = rules.legal_from.get(printing.set_code)
+    if printing.release_date == day and (set_day is None or set_day < day):
+        return day, f"The {set_name} printing of {card.name}", f"〔{card.name}〕の{set_name}版"
+    return day, set_name, set_name
 
 
 def _beta_notice(groups: list[list[Entry]]) -> Notice:

@@ -56,7 +56,11 @@ def test_1_2_1_promo_only_card_before_its_release_date(client, crossover, promos
     assert violation["lines"] == [4]
     assert violation["details"] == {"legal_from": "2002-06-01"}
     assert violation["message_en"].endswith(
-        "プロモーションカード is legal in this format from 2002-06-01."
+        "The プロモーションカード printing of 販促 ちゃん is legal in this format from 2002-06-01."
+    )
+    # The printing's own date decides, not its set's (whose undated cards are legal).
+    assert violation["message_ja"].endswith(
+        "〔販促 ちゃん〕のプロモーションカード版はこのフォーマットで2002-06-01から使えます。"
     )
 
 
