@@ -413,3 +413,18 @@ def test_placeholders_join_the_look_alike_index(file_of_others, outsider):
     imported_by(outsider, small_file(file_of_others, "newbie-4242"))
     with pytest.raises(ValidationError):
         validate_new_username("NEWBIE-4242")
+
+
+def test_the_command_reimporting_an_imported_event_keeps_its_placeholders(
+    file_of_others, outsider, tmp_path
+):
+    event = imported_by(outsider, file_of_others)
+    players = set(Registration.objects.filter(event=event).values_list("player_id", flat=True))
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(file_of_others), encoding="utf-8")
+    call_command("import_event", str(path))
+    assert (
+        set(Registration.objects.filter(event=event).values_list("player_id", flat=True)) == players
+    )
+    real = User.objects.get(username="player001")
+    assert not Registration.objects.filter(event=event, player=real).exists()

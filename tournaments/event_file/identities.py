@@ -104,6 +104,10 @@ def resolve(rows: list[dict], *, event: Event | None, actor) -> People:
     members: dict[str, set[str]] = {}
     if trusted:
         users = {u.get_username(): u for u in user_model.objects.filter(username__in=names)}
+        # The event's own names still mean its own accounts (a re-import by the command of
+        # an event an ordinary user imported keeps its placeholders).
+        known = _known(event)
+        users.update((name, known[name]) for name in names if name in known)
     else:
         known = _known(event)
         members = _members(event)
