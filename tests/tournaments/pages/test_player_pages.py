@@ -695,7 +695,8 @@ def test_late_entry_adds_the_player(client_for, late, judge):
         2,
         True,
     )
-    assert registration.deck_text == LEGAL_DECK.strip()
+    # Stored as pasted, as every decklist field keeps it (one reader, #24).
+    assert registration.deck_text == LEGAL_DECK
     entry = AuditEntry.objects.get(action="registration.late_entry", object_id=registration.pk)
     assert (entry.actor, entry.reason, entry.before) == (judge, "Bus was late", None)
     assert entry.after == {
