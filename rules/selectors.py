@@ -324,13 +324,7 @@ def search_rules(
     if not query:
         return SearchResults(query, [], 0, {KIND_SECTION: 0, KIND_RULING: 0, KIND_CARD: 0})
 
-    sections = Section.objects.filter(document__is_current=True)
-    rulings = Ruling.objects.exclude(status=RulingStatus.SUPERSEDED)
-    cards = Card.objects.all()
-    if game:
-        sections = sections.filter(document__game__slug=game)
-        rulings = rulings.filter(game__slug=game)
-        cards = cards.filter(game__slug=game)
+    sections, rulings, cards = _searched(game)
 
     sections, section_similarity = _similarity_order(
         search_sections(sections, query), "search_title", query
@@ -416,10 +410,9 @@ def search_suggestions(raw_query: str, *, game: str | None = None) -> list[str]:
     return found
 
 
-def _finds_anything(raw_query: str, game: str | None) -> bool:
-    query = parse_query(raw_query)
-    if not query:
-        return False
+def _searched(game: str | None):
+    """What a search looks in: current rulebook sections, rulings in force and cards, of
+    ``game`` when given."""
     sections = Section.objects.filter(document__is_current=True)
     rulings = Ruling.objects.exclude(status=RulingStatus.SUPERSEDED)
     cards = Card.objects.all()
@@ -427,6 +420,14 @@ def _finds_anything(raw_query: str, game: str | None) -> bool:
         sections = sections.filter(document__game__slug=game)
         rulings = rulings.filter(game__slug=game)
         cards = cards.filter(game__slug=game)
+    return sections, rulings, cards
+
+
+def _finds_anything(raw_query: str, game: str | None) -> bool:
+    query = parse_query(raw_query)
+    if not query:
+        return False
+    sections, rulings, cards = _searched(game)
     return (
         search_sections(sections, query).exists()
         or search_rulings(rulings, query).exists()
